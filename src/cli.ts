@@ -1,0 +1,1 @@
+console.log("hi from cli", process.argv.slice(2))

@@ -1,0 +1,85 @@
+// The tagged items that flow through a record's stream (design.md "The flow"). Stages act on
+// the kinds they know and pass every other item through untouched. Every item carries its
+// recordId and an absolute sample position so errors, checkpoints and progress can say where.
+
+/** A run of samples of the selected leads, in mV, all leads at one sampling rate. */
+export interface SampleBlock {
+  kind: 'block'
+  recordId: string
+  /** Sampling rate in Hz. */
+  fs: number
+  /** Index of the first sample of this block from the start of the recording. */
+  startSample: number
+  /** Lead labels, same order as `leads`. */
+  labels: string[]
+  /** One Float32Array per lead, equal lengths, physical values in mV (NaN for invalid samples). */
+  leads: Float32Array[]
+}
+
+/** Facts about a recording, emitted once by the read stage before its first block. */
+export interface RecordingItem {
+  kind: 'recording'
+  recordId: string
+  format: 'EDF' | 'EDF+C' | 'EDF+D' | 'BDF' | 'BDF+C' | 'BDF+D' | 'WFDB'
+  file: string
+  /** ISO 8601 start time without zone (recordings carry local time), or null when unknown. */
+  startTime: string | null
+  fs: number
+  durationSec: number
+  totalSamples: number
+  labels: string[]
+  units: string
+  patient?: Record<string, unknown>
+}
+
+/** A reference annotation (beat label, rhythm change, note) read from the recording's files. */
+export interface AnnotationItem {
+  kind: 'annotation'
+  recordId: string
+  source: 'reference'
+  /** Sample index at the recording's selected sampling rate. */
+  sample: number
+  /** Milliseconds from the start of the recording. */
+  timeMs: number
+  /** Beat or annotation symbol (MIT code mnemonic such as N, V, +, ~), or the EDF+ text. */
+  symbol: string
+  /** Auxiliary text, e.g. a rhythm such as "(AFIB"; empty when none. */
+  aux: string
+  /** Duration in ms for EDF+ annotations that have one. */
+  durationMs?: number
+  subtype?: number
+  chan?: number
+  num?: number
+}
+
+/** A span with no signal (EDF+D discontinuity), in ms from the recording start. */
+export interface GapItem {
+  kind: 'gap'
+  recordId: string
+  startMs: number
+  endMs: number
+  /** Sample index (in the continuous numbering of the emitted blocks) at which the gap falls. */
+  atSample: number
+}
+
+/** A sliding window made by the segment stage. */
+export interface WindowItem {
+  kind: 'window'
+  recordId: string
+  index: number
+  startSample: number
+  startMs: number
+  fs: number
+  lengthSamples: number
+  labels: string[]
+  samples: Float32Array[]
+}
+
+/** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
+export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | CustomItem
+
+export interface CustomItem {
+  kind: string
+  recordId: string
+  [key: string]: unknown
+}
