@@ -1,1 +1,83 @@
-console.log("hi from cli", process.argv.slice(2))
+// The command line (yargs) and the only place that calls process.exit: PipelineErrors become
+// one line on stderr and the exit code of their code (src/core/errors.ts); stacks only with
+// --verbose. SIGINT/SIGTERM abort the run's signal once (records in flight are abandoned, the
+// checkpoints stay valid); a second signal exits at once.
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { ERROR_CODES, PipelineError } from './core/errors.ts'
+import { TOOL } from './core/version.ts'
+
+const controller = new AbortController()
+let signals = 0
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (++signals > 1) process.exit(ERROR_CODES.E_INTERRUPTED)
+    process.stderr.write(`\n${sig}: stopping (send it again to quit at once)...\n`)
+    controller.abort()
+  })
+}
+
+const verbose = process.argv.includes('--verbose')
+
+async function main(): Promise<number> {
+  let code = 0
+  const set = (n: number) => {
+    code = n
+  }
+  await yargs(hideBin(process.argv))
+    .scriptName('pipeline')
+    .usage('$0 <command> [options]')
+    .option('verbose', { type: 'boolean', describe: 'print stack traces and causes of errors' })
+    .command('run <dataset>', 'run (or resume) the stages of a dataset file', (y) => y
+      .positional('dataset', { type: 'string', demandOption: true, describe: 'dataset YAML file' })
+      .option('out', { type: 'string', describe: 'run directory (default: the dataset\'s "out", else runs/<name>)' })
+      .option('restart', { type: 'boolean', describe: 'discard the run directory\'s results and start over' })
+      .option('concurrency', { type: 'number', describe: 'records in parallel (overrides concurrency.records)' }),
+    async (a) => set(await (await import('./commands/run.ts')).runCommand({ dataset: a.dataset, out: a.out, restart: a.restart, concurrency: a.concurrency, signal: controller.signal, err: process.stderr })))
+    .command('tail <runDir>', 'follow the live progress of a run', (y) => y
+      .positional('runDir', { type: 'string', demandOption: true })
+      .option('interval', { type: 'number', default: 250, describe: 'poll interval in ms' })
+      .option('wait', { type: 'number', default: 60, describe: 'seconds to wait for a run that has not started' }),
+    async (a) => set(await (await import('./commands/tail.ts')).tailRun(a.runDir, { out: process.stdout, signal: controller.signal, intervalMs: a.interval, waitMs: a.wait * 1000 })))
+    .command('info <recording>', 'describe a recording (EDF/EDF+/BDF file, or WFDB record by .hea or base path)', (y) => y
+      .positional('recording', { type: 'string', demandOption: true })
+      .option('format', { choices: ['edf', 'wfdb'] as const, describe: 'override the format guessed from the extension' })
+      .option('json', { type: 'boolean', describe: 'print JSON instead of text' }),
+    async (a) => set(await (await import('./commands/info.ts')).infoCommand(a.recording, { format: a.format, json: a.json, out: process.stdout })))
+    .command('convert <input> <output>', 'write a WFDB record as EDF+ (physical units, annotations as TALs)', (y) => y
+      .positional('input', { type: 'string', demandOption: true })
+      .positional('output', { type: 'string', demandOption: true })
+      .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotation file extension to carry over ("" for none)' }),
+    async (a) => set(await (await import('./commands/convert.ts')).convertCommand(a.input, a.output, { annotator: a.annotator || false, signal: controller.signal, err: process.stderr })))
+    .demandCommand(1, 'name a command: run, tail, info or convert')
+    .strict()
+    .version(TOOL.version)
+    .fail((msg, err) => {
+      if (err) throw err
+      throw new PipelineError('E_USAGE', `${msg} (see 'pipeline --help')`)
+    })
+    .help()
+    .parseAsync()
+  return code
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof PipelineError) {
+      process.stderr.write(`error: ${err.toLine()}\n`)
+      if (verbose) printCauses(err)
+      process.exit(ERROR_CODES[err.code] ?? 1)
+    }
+    if ((err as Error)?.name === 'AbortError') process.exit(ERROR_CODES.E_INTERRUPTED)
+    process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)} (rerun with --verbose and report it)\n`)
+    if (verbose) printCauses(err)
+    process.exit(ERROR_CODES.E_INTERNAL)
+  },
+)
+
+function printCauses(err: unknown): void {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`)
+  }
+}

@@ -1,0 +1,86 @@
+// `pipeline tail <runDir>`: follows a run's progress.ndjson from another terminal and shows the
+// same view as the run itself; exits when the run ends (or when its process is gone without
+// having ended it), and on a finished run prints the final state at once.
+import { open, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { PipelineError } from '../core/errors.ts'
+import { applyProgress, emptyProgress, type ProgressEvent, type ProgressState } from '../core/progress-events.ts'
+import { renderProgress } from '../core/progress-view.ts'
+import { PROGRESS_FILE } from '../sinks/progress-log.ts'
+import { createLiveView } from './live-view.ts'
+
+export interface TailOptions {
+  out: NodeJS.WritableStream & { isTTY?: boolean }
+  signal: AbortSignal
+  intervalMs?: number
+  /** How long to wait for a run that has not started yet (ms). */
+  waitMs?: number
+}
+
+/** Follows a run until it ends; resolves with the exit code (0 finished, 1 failed or interrupted). */
+export async function tailRun(runDir: string, opts: TailOptions): Promise<number> {
+  const file = path.join(runDir, PROGRESS_FILE)
+  const interval = opts.intervalMs ?? 250
+  await waitForFile(file, opts.waitMs ?? 60_000, interval, opts)
+  const fh = await open(file, 'r')
+  const view = createLiveView(opts.out)
+  let state: ProgressState = emptyProgress()
+  let offset = 0
+  let pending = ''
+  try {
+    for (;;) {
+      const { size } = await fh.stat()
+      if (size > offset) {
+        const buf = Buffer.alloc(size - offset)
+        await fh.read(buf, 0, buf.length, offset)
+        offset = size
+        const lines = (pending + buf.toString('utf8')).split('\n')
+        pending = lines.pop() ?? ''
+        for (const line of lines) if (line.trim()) state = applyProgress(state, JSON.parse(line) as ProgressEvent)
+      }
+      if (state.ended) {
+        view.final(renderProgress(state))
+        return state.ended === 'finished' ? 0 : 1
+      }
+      if (state.pid && !isAlive(state.pid)) {
+        view.final([...renderProgress({ ...state, ended: 'interrupted' }), `the run (pid ${state.pid}) stopped without finishing; run the same 'pipeline run' command again to resume`])
+        return 1
+      }
+      if (!state.name) {
+        // No run-start yet: the run is still starting.
+      } else {
+        state.now = Math.max(state.now, Date.now())
+        view.update(renderProgress(state))
+      }
+      await sleep(interval, undefined, { signal: opts.signal })
+    }
+  } finally {
+    await fh.close()
+  }
+}
+
+async function waitForFile(file: string, waitMs: number, interval: number, opts: TailOptions): Promise<void> {
+  const deadline = Date.now() + waitMs
+  let told = false
+  for (;;) {
+    if (await stat(file).then(() => true, () => false)) return
+    if (Date.now() > deadline) {
+      throw new PipelineError('E_FILE_MISSING', `no run found (no ${PROGRESS_FILE} after waiting ${Math.round(waitMs / 1000)} s); start one with 'pipeline run <dataset.yaml> --out <runDir>'`, { file: path.dirname(file) })
+    }
+    if (!told) {
+      opts.out.write(`waiting for a run to start in ${path.dirname(file)} ...\n`)
+      told = true
+    }
+    await sleep(interval, undefined, { signal: opts.signal })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -1,0 +1,77 @@
+// The dataset file's schema (zod, strict: an unknown key is an error that lists the allowed keys).
+// Stage options are left open here: each stage validates its own options (style rule 6).
+import { z } from 'zod'
+
+const leadSelector = z.union([z.string().min(1), z.number().int().min(0)])
+
+const patientSchema = z.strictObject({
+  age: z.number().int().min(0).max(130).optional(),
+  sex: z.enum(['M', 'F']).optional(),
+  history: z.string().optional(),
+})
+
+export const recordSchema = z.strictObject({
+  /** Stable id used in every item and output; defaults to the file's base name. */
+  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
+  path: z.string().min(1),
+  format: z.enum(['edf', 'wfdb']).optional(),
+  leads: z.array(leadSelector).min(1).optional(),
+  /** WFDB annotator extension (e.g. atr, qrs); false to skip reference annotations. */
+  annotator: z.union([z.string().regex(/^[A-Za-z0-9_]+$/), z.literal(false)]).optional(),
+  patient: patientSchema.optional(),
+})
+
+const stageEntry = z.union([
+  z.string().min(1),
+  z.strictObject({
+    use: z.string().min(1),
+    options: z.record(z.string(), z.unknown()).optional(),
+  }),
+])
+
+export const datasetSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
+  out: z.string().min(1).optional(),
+  concurrency: z.strictObject({ records: z.number().int().min(1).max(64).optional() }).optional(),
+  records: z.array(recordSchema).min(1),
+  stages: z.array(stageEntry).min(1),
+  output: z
+    .strictObject({
+      /** Item kinds never written (default: block, the raw sample stream). */
+      exclude: z.array(z.string()).optional(),
+      /** Decimals kept when typed arrays (window samples) are written (default 4: 0.1 uV in mV). */
+      decimals: z.number().int().min(0).max(9).optional(),
+    })
+    .optional(),
+})
+
+export type RawDataset = z.infer<typeof datasetSchema>
+
+/** A record after defaults and path resolution. */
+export interface RecordSpec {
+  id: string
+  /** Absolute path as given (EDF file, WFDB header or base path). */
+  path: string
+  format: 'edf' | 'wfdb'
+  leads?: (string | number)[]
+  annotator: string | false
+  patient?: { age?: number; sex?: 'M' | 'F'; history?: string }
+}
+
+/** A stage entry after parsing: what to load and its raw options, with where it was written. */
+export interface StageEntry {
+  use: string
+  options: Record<string, unknown>
+  yamlPath: string
+}
+
+/** The validated dataset: everything the runner needs, paths absolute. */
+export interface Dataset {
+  file: string
+  name: string
+  out: string
+  concurrency: { records: number }
+  records: RecordSpec[]
+  stages: StageEntry[]
+  output: { exclude: string[]; decimals: number }
+}

@@ -1,0 +1,96 @@
+// One record's stream: an empty source, the configured stages in order, and the record sink,
+// wired by `node:stream/promises` `pipeline` with the run's AbortSignal. Pipeline pulls items
+// through the async generators one at a time, so a slow sink slows the reader (backpressure)
+// and the items in flight stay bounded whatever the recording's length.
+import { pipeline } from 'node:stream/promises'
+import path from 'node:path'
+import { isAbortError, withContext } from './errors.ts'
+import type { Item } from './items.ts'
+import type { RecordSpec } from './config-schema.ts'
+import type { ResolvedStage } from './plugins.ts'
+import type { StageContext } from './stage.ts'
+import type { ItemJournal } from '../sinks/item-journal.ts'
+import { createRecordSink } from '../sinks/record-sink.ts'
+
+export interface RecordRunEnv {
+  runDir: string
+  stages: ResolvedStage[]
+  exclude: ReadonlySet<string>
+  decimals: number
+  signal: AbortSignal
+  warn(recordId: string, code: string, message: string): void
+  journal(name: string): Promise<ItemJournal>
+  /** Called at most every `progressMs` with the signal seconds and item counts so far. */
+  progress(recordId: string, seconds: number, items: Record<string, number>): void
+  progressMs?: number
+}
+
+export interface RecordRunResult {
+  partsDir: string
+  counts: Record<string, number>
+  seconds: number
+}
+
+/** Streams one record through every stage into its part files. */
+export async function runRecord(record: RecordSpec, index: number, env: RecordRunEnv): Promise<RecordRunResult> {
+  const partsDir = path.join(env.runDir, '.parts', record.id)
+  const mediaDir = path.join(env.runDir, 'media', record.id)
+  let seconds = 0
+  let last = 0
+  const live: Record<string, number> = {}
+  const onItem = (item: Item) => {
+    live[item.kind] = (live[item.kind] ?? 0) + 1
+    if (item.kind === 'block') {
+      const b = item as Extract<Item, { kind: 'block' }>
+      seconds += (b.leads[0]?.length ?? 0) / b.fs
+    }
+    const now = Date.now()
+    if (now - last >= (env.progressMs ?? 250)) {
+      last = now
+      env.progress(record.id, seconds, written(live, env.exclude))
+    }
+  }
+  const transforms = env.stages.map((s) => {
+    const ctx: StageContext = {
+      recordId: record.id,
+      recordIndex: index,
+      record,
+      options: s.options,
+      signal: env.signal,
+      runDir: env.runDir,
+      mediaDir,
+      warn: (code, message) => env.warn(record.id, code, message),
+      journal: env.journal,
+    }
+    return (source: AsyncIterable<Item>) => tagErrors(s.stage.name, s.stage.transform(source, ctx))
+  })
+  const sink = createRecordSink({ partsDir, exclude: env.exclude, decimals: env.decimals, onItem })
+  try {
+    const result = await (pipeline as (...args: unknown[]) => Promise<{ counts: Record<string, number> }>)(
+      emptySource,
+      ...transforms,
+      sink,
+      { signal: env.signal },
+    )
+    return { partsDir, counts: result.counts, seconds }
+  } catch (err) {
+    throw isAbortError(err) ? err : withContext(err, { recordId: record.id })
+  }
+}
+
+async function* emptySource(): AsyncGenerator<Item> {}
+
+/** Names the stage in an error thrown inside it (the innermost stage's name wins). */
+async function* tagErrors(stage: string, items: AsyncIterable<Item>): AsyncGenerator<Item> {
+  try {
+    yield* items
+  } catch (err) {
+    throw isAbortError(err) ? err : withContext(err, { stage })
+  }
+}
+
+function written(counts: Record<string, number>, exclude: ReadonlySet<string>): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const [k, n] of Object.entries(counts)) if (!exclude.has(k)) out[k] = n
+  return out
+}

@@ -1,0 +1,55 @@
+// The stage contract (design.md "Units", style rule 1). A stage is a plain object whose
+// `transform` is an async generator over items; the runner wires stages with
+// `node:stream/promises` `pipeline`, so backpressure, abort and error propagation come from Node.
+import type { Item } from './items.ts'
+import type { RecordSpec } from './config-schema.ts'
+import type { ItemJournal } from '../sinks/item-journal.ts'
+
+/** Where a stage's options came from, for error messages. */
+export interface OptionsSource {
+  file: string
+  yamlPath: string
+}
+
+/** What a stage sees of the run while it transforms one record's stream. */
+export interface StageContext<O = unknown> {
+  recordId: string
+  /** Position of the record in the dataset's list. */
+  recordIndex: number
+  record: RecordSpec
+  options: O
+  signal: AbortSignal
+  /** Run directory; media files belong under `mediaDir`. */
+  runDir: string
+  mediaDir: string
+  /** Report a problem that does not stop the record (written to progress.ndjson and the summary). */
+  warn(code: string, message: string, data?: Record<string, unknown>): void
+  /** An item-level checkpoint store that survives interruption (see src/sinks/item-journal.ts). */
+  journal(name: string): Promise<ItemJournal>
+}
+
+export interface Stage<O = unknown> {
+  /** Unique name; equals the file name for built-ins. */
+  name: string
+  /** Bump when the stage's output changes, so the run manifest tells results apart. */
+  version: number | string
+  /** Validates and defaults this stage's options; throws PipelineError E_CONFIG_* naming `where`. */
+  parseOptions?: (raw: unknown, where: OptionsSource) => O
+  transform: (source: AsyncIterable<Item>, ctx: StageContext<O>) => AsyncIterable<Item>
+}
+
+/** Identity helper that types a stage object (like citty's defineCommand). */
+export function defineStage<O = Record<string, unknown>>(stage: Stage<O>): Stage<O> {
+  return stage
+}
+
+/** Checks that a value has the shape of a stage; returns the missing or wrong part, or null. */
+export function describeStageShapeProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object') return `found ${value === null ? 'null' : typeof value}`
+  const s = value as Record<string, unknown>
+  if (typeof s.name !== 'string' || s.name.length === 0) return 'found no string "name"'
+  if (typeof s.version !== 'number' && typeof s.version !== 'string') return `stage "${s.name}" has no "version" (number or string)`
+  if (typeof s.transform !== 'function') return `stage "${s.name}" has no "transform" function`
+  if (s.parseOptions !== undefined && typeof s.parseOptions !== 'function') return `stage "${s.name}": "parseOptions" is not a function`
+  return null
+}

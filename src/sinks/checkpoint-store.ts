@@ -1,0 +1,93 @@
+// Record-level checkpoints (design.md "Run directory and resume"). The run's outputs are
+// `<kind>.ndjson` files in the run directory; `checkpoints.ndjson` gets one line per finished
+// record, written (and fsynced) only after that record's lines were appended to the outputs and
+// fsynced, holding the byte size of every output file at that moment. On open, every output is
+// cut back to the sizes of the last complete checkpoint line and part files are discarded, so a
+// crash at any byte leaves no duplicate, missing or torn line once the record is redone.
+import { createReadStream, createWriteStream } from 'node:fs'
+import { open, readdir, rm, stat, truncate, unlink } from 'node:fs/promises'
+import { pipeline } from 'node:stream/promises'
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+import { appendDurable, repairNdjson } from './ndjson-file.ts'
+
+export const CHECKPOINT_FILE = 'checkpoints.ndjson'
+const NOT_OUTPUTS = new Set([CHECKPOINT_FILE, 'progress.ndjson'])
+
+export interface CheckpointLine {
+  v: 1
+  recordId: string
+  index: number
+  status: 'done' | 'failed'
+  /** Size in bytes of every output file after this record was committed. */
+  sizes: Record<string, number>
+  /** Lines this record added per kind. */
+  counts: Record<string, number>
+  seconds: number
+  error?: { code: string; message: string }
+  at: string
+}
+
+export interface CheckpointStore {
+  /** Records whose outputs are complete in the run directory. */
+  readonly done: ReadonlyMap<string, CheckpointLine>
+  /** Appends a finished record's part files to the outputs, then writes its checkpoint line. */
+  commit(entry: { recordId: string; index: number; partsDir: string; counts: Record<string, number>; seconds: number }): Promise<CheckpointLine>
+  /** Records a failed record (nothing of it is in the outputs). */
+  fail(entry: { recordId: string; index: number; error: { code: string; message: string } }): Promise<void>
+}
+
+/** Opens the checkpoints of a run directory, cutting outputs back to the last checkpoint. */
+export async function openCheckpointStore(runDir: string): Promise<CheckpointStore> {
+  const file = path.join(runDir, CHECKPOINT_FILE)
+  const { values } = await repairNdjson<CheckpointLine>(file)
+  let sizes: Record<string, number> = { ...(values.at(-1)?.sizes ?? {}) }
+  const done = new Map<string, CheckpointLine>()
+  for (const line of values) if (line.status === 'done') done.set(line.recordId, line)
+  else done.delete(line.recordId)
+
+  for (const name of await readdir(runDir)) {
+    if (!name.endsWith('.ndjson') || NOT_OUTPUTS.has(name)) continue
+    const full = path.join(runDir, name)
+    const want = sizes[name]
+    if (want === undefined) {
+      await unlink(full)
+      continue
+    }
+    const have = (await stat(full)).size
+    if (have < want) {
+      throw new PipelineError('E_CHECKPOINT', `output is ${have} bytes but the last checkpoint says ${want}; the run directory was changed by hand (run with --restart to start over)`, { file: full })
+    }
+    if (have > want) await truncate(full, want)
+  }
+  await rm(path.join(runDir, '.parts'), { recursive: true, force: true })
+
+  return {
+    done,
+    async commit({ recordId, index, partsDir, counts, seconds }) {
+      const next = { ...sizes }
+      for (const part of (await readdir(partsDir)).sort()) {
+        const target = path.join(runDir, part)
+        await pipeline(createReadStream(path.join(partsDir, part)), createWriteStream(target, { flags: 'a' }))
+        const fh = await open(target, 'r+')
+        try {
+          await fh.sync()
+          next[part] = (await fh.stat()).size
+        } finally {
+          await fh.close()
+        }
+      }
+      const line: CheckpointLine = { v: 1, recordId, index, status: 'done', sizes: next, counts, seconds, at: new Date().toISOString() }
+      await appendDurable(file, JSON.stringify(line) + '\n')
+      sizes = next
+      done.set(recordId, line)
+      await rm(partsDir, { recursive: true, force: true })
+      return line
+    },
+    async fail({ recordId, index, error }) {
+      const line: CheckpointLine = { v: 1, recordId, index, status: 'failed', sizes: { ...sizes }, counts: {}, seconds: 0, error, at: new Date().toISOString() }
+      await appendDurable(file, JSON.stringify(line) + '\n')
+      done.delete(recordId)
+    },
+  }
+}

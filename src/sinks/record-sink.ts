@@ -1,0 +1,67 @@
+// The end of every record's stream: writes each item kind to its own part file under
+// `.parts/<recordId>/` with backpressure (awaits 'drain' whenever write() says so). Part files
+// are moved into the run's outputs only when the whole record is done (checkpoint-store.ts), so
+// an interrupted record never leaves half its lines in the outputs.
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { once } from 'node:events'
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+import type { Item } from '../core/items.ts'
+import { serializeItem } from './serialize.ts'
+
+/** Kinds whose file names the run directory reserves for its own bookkeeping. */
+export const RESERVED_KINDS = new Set(['checkpoints', 'progress', 'manifest'])
+const KIND_PATTERN = /^[a-z][a-z0-9_-]*$/
+
+export interface RecordSinkOptions {
+  partsDir: string
+  exclude: ReadonlySet<string>
+  decimals: number
+  /** Sees every item (written or not), e.g. to count signal seconds for progress. */
+  onItem?: (item: Item) => void
+}
+
+export interface RecordSinkResult {
+  /** Lines written per kind. */
+  counts: Record<string, number>
+}
+
+/** Makes the final consumer of a record's pipeline. */
+export function createRecordSink(opts: RecordSinkOptions) {
+  return async function recordSink(source: AsyncIterable<Item>, { signal }: { signal: AbortSignal }): Promise<RecordSinkResult> {
+    await mkdir(opts.partsDir, { recursive: true })
+    const streams = new Map<string, WriteStream>()
+    const counts: Record<string, number> = {}
+    try {
+      for await (const item of source) {
+        opts.onItem?.(item)
+        const kind = checkKind(item)
+        if (opts.exclude.has(kind)) continue
+        let ws = streams.get(kind)
+        if (!ws) {
+          ws = createWriteStream(path.join(opts.partsDir, `${kind}.ndjson`))
+          streams.set(kind, ws)
+        }
+        counts[kind] = (counts[kind] ?? 0) + 1
+        if (!ws.write(serializeItem(item, opts.decimals))) await once(ws, 'drain', { signal })
+      }
+      await Promise.all([...streams.values()].map(async (ws) => {
+        ws.end()
+        await once(ws, 'close', { signal })
+      }))
+      return { counts }
+    } finally {
+      for (const ws of streams.values()) if (!ws.closed) ws.destroy()
+    }
+  }
+}
+
+function checkKind(item: Item): string {
+  const kind = (item as { kind?: unknown } | null)?.kind
+  if (typeof kind !== 'string' || !KIND_PATTERN.test(kind) || RESERVED_KINDS.has(kind)) {
+    const found = item === null || typeof item !== 'object' ? String(item) : `kind ${JSON.stringify(kind)}`
+    throw new PipelineError('E_STAGE_OUTPUT', `a stage yielded an item with ${found}; items need a "kind" of lower-case letters, digits, "-" or "_" (not ${[...RESERVED_KINDS].join(', ')})`, {})
+  }
+  return kind
+}
