@@ -55,6 +55,8 @@ export interface RecordSpec {
   format: 'edf' | 'wfdb'
   leads?: (string | number)[]
   annotator: string | false
+  /** True when the dataset named the annotator (a missing file is then worth a warning). */
+  annotatorExplicit: boolean
   patient?: { age?: number; sex?: 'M' | 'F'; history?: string }
 }
 

@@ -45,7 +45,7 @@ function normalize(raw: RawDataset, file: string): Dataset {
       throw new PipelineError('E_CONFIG_VALUE', `duplicate record id "${id}" (also records[${seen.get(id)}]); give one of them an explicit "id"`, { file, yamlPath: `records[${i}]` })
     }
     seen.set(id, i)
-    return { id, path: abs, format: r.format ?? guessFormat(abs), leads: r.leads, annotator: r.annotator ?? 'atr', patient: r.patient }
+    return { id, path: abs, format: r.format ?? guessFormat(abs), leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
   })
   const stages = raw.stages.map((s, i) => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }

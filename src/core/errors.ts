@@ -63,7 +63,8 @@ export class PipelineError extends Error {
   toLine(): string {
     const c = this.context
     const where: string[] = []
-    if (c.file) where.push(c.line !== undefined ? `${c.file}:${c.line}` : c.file)
+    // Format modules often start their message with the file name already; do not repeat it.
+    if (c.file && !this.message.startsWith(`${c.file}:`)) where.push(c.line !== undefined ? `${c.file}:${c.line}` : c.file)
     if (c.offset !== undefined) where.push(`byte ${c.offset}`)
     if (c.yamlPath) where.push(c.yamlPath)
     const who: string[] = []

@@ -6,9 +6,8 @@
 import { PipelineError } from '../core/errors.ts'
 import type { EdfHeader } from './edf-header.ts'
 import type { EdfSignal } from './edf-signals.ts'
+import { looksLikeEcgLabel, mentionsEcg } from './ecg-label.ts'
 
-const ECG_WORD = /(^|[^a-z])(ecg|ekg)/i
-const LEAD_NAME = /^(lead\s*)?(ml\s*)?(i|ii|iii|avr|avl|avf|v[1-6])$/i
 
 function isVoltageOrUnknown(s: EdfSignal): boolean {
   return s.toMv !== null || s.physicalDimension === ''
@@ -17,8 +16,7 @@ function isVoltageOrUnknown(s: EdfSignal): boolean {
 /** True when a signal looks like an ECG lead by its label or transducer. */
 export function looksLikeEcg(s: EdfSignal): boolean {
   if (s.isAnnotation || !isVoltageOrUnknown(s)) return false
-  const label = s.label.trim()
-  return ECG_WORD.test(label) || LEAD_NAME.test(label) || ECG_WORD.test(s.transducer)
+  return looksLikeEcgLabel(s.label) || mentionsEcg(s.transducer)
 }
 
 function listSignals(header: EdfHeader): string {

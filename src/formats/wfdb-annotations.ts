@@ -47,7 +47,6 @@ const NUM = 60
 const SUB = 61
 const CHN = 62
 const AUX = 63
-const auxDecoder = new TextDecoder('utf-8')
 
 /** Creates a parser for one annotation file; `fs`, when given, converts ticks of a file with its own time resolution. */
 export function createMitAnnotationParser(file: string, options: { fs?: number } = {}): MitAnnotationParser {
@@ -62,6 +61,7 @@ export function createMitAnnotationParser(file: string, options: { fs?: number }
   let sawTable = false
   let afreq: number | undefined
   const symbols = new Map<number, string>()
+  const auxDecoder = new TextDecoder('utf-8')
 
   const fail = (offset: number, msg: string) =>
     new PipelineError('E_WFDB_ANNOTATION', `${file}: byte ${offset}: ${msg}`, { file, offset })
@@ -141,7 +141,7 @@ export function createMitAnnotationParser(file: string, options: { fs?: number }
     push(chunk) {
       const out: WfdbAnnotation[] = []
       if (ended) return out
-      // Only a partial unit (at most one AUX: 258 bytes) is carried, so this copy stays small.
+      // The carry is at most one partial AUX (258 bytes); joining costs one chunk copy, only after a split.
       const b = rest.length === 0 ? chunk : concat(rest, chunk)
       const used = parse(b, restAt, out)
       rest = b.slice(used)
@@ -150,8 +150,8 @@ export function createMitAnnotationParser(file: string, options: { fs?: number }
     },
     end() {
       if (!ended) {
-        const what = rest.length > 0 ? `${rest.length} byte(s) of an incomplete annotation word, SKIP or AUX` : 'no end mark (a zero word)'
-        throw fail(restAt + rest.length, `file ends with ${what}; expected a complete annotation file; it is truncated, copy it again`)
+        const what = rest.length > 0 ? `an incomplete annotation word, SKIP or AUX (${rest.length} byte(s) of it)` : 'no end mark (a zero word)'
+        throw fail(restAt, `file ends with ${what}; expected a complete annotation file; it is truncated, copy it again`)
       }
       const out: WfdbAnnotation[] = []
       flush(out)

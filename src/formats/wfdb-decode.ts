@@ -55,15 +55,41 @@ export function decodeWfdbSamples(
   }
 }
 
-/** Splits interleaved samples (frame by frame) into one array per signal. */
-export function deinterleave(flat: Int32Array, nsig: number): Int32Array[] {
-  if (nsig === 1) return [flat]
-  const frames = Math.floor(flat.length / nsig)
-  const out: Int32Array[] = []
-  for (let s = 0; s < nsig; s++) {
-    const lead = new Int32Array(frames)
-    for (let f = 0, k = s; f < frames; f++, k += nsig) lead[f] = flat[k]
-    out.push(lead)
+/**
+ * Decodes `frames` whole frames of `outs.length` signals from `src` at byte `at` into `outs`
+ * from frame `outFrame`. One signal decodes in place; 212 with two signals (MIT-BIH and most
+ * Holter files) has its own loop; other layouts decode into `scratch` and are split from there.
+ * Returns the scratch buffer to use next time (grown when it was too small).
+ */
+export function decodeWfdbFrames(
+  format: WfdbFormat,
+  src: Uint8Array,
+  at: number,
+  frames: number,
+  outs: Int32Array[],
+  outFrame: number,
+  scratch: Int32Array,
+): Int32Array {
+  const nsig = outs.length
+  if (nsig === 1) {
+    decodeWfdbSamples(format, src, at, frames, outs[0], outFrame)
+    return scratch
   }
-  return out
+  if (format === 212 && nsig === 2) {
+    const a = outs[0]
+    const b = outs[1]
+    for (let f = outFrame, end = outFrame + frames, p = at; f < end; f++, p += 3) {
+      const b1 = src[p + 1]
+      a[f] = ((((b1 & 0x0f) << 8) | src[p]) << 20) >> 20
+      b[f] = ((((b1 & 0xf0) << 4) | src[p + 2]) << 20) >> 20
+    }
+    return scratch
+  }
+  const flat = scratch.length >= frames * nsig ? scratch : new Int32Array(frames * nsig)
+  decodeWfdbSamples(format, src, at, frames * nsig, flat, 0)
+  for (let s = 0; s < nsig; s++) {
+    const lead = outs[s]
+    for (let f = 0, k = s; f < frames; f++, k += nsig) lead[outFrame + f] = flat[k]
+  }
+  return flat
 }

@@ -5,7 +5,7 @@
 // The caller skips `datByteOffset` bytes first and applies skew if it needs it.
 
 import { PipelineError } from '../core/errors.ts'
-import { decodeWfdbSamples, deinterleave } from './wfdb-decode.ts'
+import { decodeWfdbFrames } from './wfdb-decode.ts'
 import { WFDB_INVALID_SAMPLE, wfdbBytesForSamples, wfdbBytesPerFrame, wfdbFrameUnit } from './wfdb-formats.ts'
 import type { WfdbFormat } from './wfdb-formats.ts'
 import type { WfdbHeader, WfdbSignal } from './wfdb-header.ts'
@@ -65,9 +65,9 @@ export function createWfdbDecoder(signals: readonly WfdbSignal[], file: string):
   }
   const nsig = signals.length
   const unit = wfdbFrameUnit(format, nsig)
-  const unitSamples = unit.frames * nsig
   const carry = new Uint8Array(unit.bytes)
   let carried = 0
+  let scratch: Int32Array = new Int32Array(0) // reused across pushes to split interleaved samples
 
   return {
     bytesPerFrame: wfdbBytesPerFrame(signals),
@@ -76,52 +76,55 @@ export function createWfdbDecoder(signals: readonly WfdbSignal[], file: string):
       if (units === 0) {
         carry.set(chunk, carried)
         carried += chunk.length
-        return emptyFrames(nsig)
+        return framesOf(0)
       }
-      const flat = new Int32Array(units * unitSamples)
+      const outs = framesOf(units * unit.frames)
       let at = 0
       let done = 0
       if (carried > 0) {
         // Complete the carried unit with the head of this chunk, decode it from the carry.
         at = unit.bytes - carried
         carry.set(chunk.subarray(0, at), carried)
-        decodeWfdbSamples(format, carry, 0, unitSamples, flat, 0)
+        scratch = decodeWfdbFrames(format, carry, 0, unit.frames, outs, 0, scratch)
         carried = 0
         done = 1
       }
-      decodeWfdbSamples(format, chunk, at, (units - done) * unitSamples, flat, done * unitSamples)
+      scratch = decodeWfdbFrames(format, chunk, at, (units - done) * unit.frames, outs, done * unit.frames, scratch)
       at += (units - done) * unit.bytes
       carry.set(chunk.subarray(at), 0)
       carried = chunk.length - at
-      return deinterleave(flat, nsig)
+      return outs
     },
     end() {
-      if (carried === 0) return { leftoverBytes: 0, tail: emptyFrames(nsig) }
+      if (carried === 0) return { leftoverBytes: 0, tail: framesOf(0) }
       // Only 212 can hold a whole frame in less than a unit (the first frame of a 2-frame unit).
       let frames = 0
       if (format === 212) {
         while (wfdbBytesForSamples(format, (frames + 1) * nsig) <= carried) frames++
       }
-      const flat = new Int32Array(frames * nsig)
-      decodeWfdbSamples(format, carry, 0, frames * nsig, flat, 0)
+      const tail = framesOf(frames)
+      if (frames > 0) decodeWfdbFrames(format, carry, 0, frames, tail, 0, scratch)
       const leftoverBytes = carried - wfdbBytesForSamples(format, frames * nsig)
       carried = 0
-      return { leftoverBytes, tail: deinterleave(flat, nsig) }
+      return { leftoverBytes, tail }
     },
+  }
+
+  function framesOf(frames: number): Int32Array[] {
+    return signals.map(() => new Int32Array(frames))
   }
 }
 
-function emptyFrames(nsig: number): Int32Array[] {
-  return Array.from({ length: nsig }, () => new Int32Array(0))
-}
-
-/** Physical values in mV, `(d - baseline) / gain` scaled by the units; the format's invalid value becomes NaN. */
+/**
+ * Physical values in mV, `(d - baseline) / gain` scaled by the units; the format's invalid
+ * value becomes NaN. Computed in float64 and rounded once to float32, dividing rather than
+ * multiplying by 1/gain, so values equal wfdb-python's physical signal cast to float32.
+ */
 export function toPhysicalMv(digital: Int32Array, signal: WfdbSignal): Float32Array {
   const out = new Float32Array(digital.length)
   const invalid = WFDB_INVALID_SAMPLE[signal.format]
   const { baseline, gain, toMv } = signal
-  // Divide (not multiply by 1/gain) so values match wfdb-python's float64 physical signal
-  // rounded to float32 exactly; the units factor is applied only when it is not 1.
+  // Two loops so the common mV case carries no multiplication.
   if (toMv === 1) {
     for (let i = 0; i < digital.length; i++) {
       const d = digital[i]

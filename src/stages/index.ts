@@ -1,0 +1,9 @@
+// The built-in stages by name (the names a dataset's `stages:` list may use).
+import type { Stage } from '../core/stage.ts'
+import read from './read.ts'
+import segment from './segment.ts'
+
+export const BUILTIN_STAGES: Record<string, Stage<any>> = {
+  [read.name]: read,
+  [segment.name]: segment,
+}

@@ -1,0 +1,101 @@
+// Streams an EDF/EDF+/BDF file as items: one `recording` item, then blocks of whole data records
+// (never the whole file) with the reference annotations of those records before their block,
+// and for EDF+D an explicit `gap` item wherever a record's onset jumps. Sample numbering of the
+// blocks is continuous (gaps are not filled); annotation times stay absolute.
+import { open } from 'node:fs/promises'
+import { PipelineError } from '../core/errors.ts'
+import type { AnnotationItem, Item } from '../core/items.ts'
+import type { RecordSpec } from '../core/config-schema.ts'
+import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
+import { selectEcgSignals } from '../formats/edf-select.ts'
+import { decodeEdfSignal, signalBytes } from '../formats/edf-decode.ts'
+import { parseTalBlock } from '../formats/tal.ts'
+import { splitAnnotationText } from '../formats/annotation-text.ts'
+import type { EdfHeader } from '../formats/edf-header.ts'
+import type { ReadOptions } from './read-options.ts'
+import type { ReadContext } from './read-context.ts'
+
+/** Yields the items of one EDF-family record. */
+export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: ReadContext): AsyncGenerator<Item> {
+  const { header } = await readEdfHeaderFromFile(spec.path)
+  const file = spec.path
+  const leads = selectEcgSignals(header, file, spec.leads)
+  const fs = header.signals[leads[0]].sampleRate
+  const labels = leads.map((i) => header.signals[i].label)
+  const tals = opts.annotations ? header.signals.filter((s) => s.isAnnotation).map((s) => s.index) : []
+  const nRecords = Math.min(header.recordCount, header.recordsOnDisk)
+  const truncation = describeTruncation(header)
+  if (truncation && opts.onTruncated === 'fail') throw new PipelineError('E_TRUNCATED', `${truncation} (read: onTruncated is 'fail'; use 'warn' to read the complete records)`, { file, offset: header.headerBytes + nRecords * header.recordBytes })
+  for (const i of leads) {
+    const s = header.signals[i]
+    if (s.toMv === null) ctx.warn('W_UNIT', `signal "${s.label}": unit "${s.physicalDimension}" is not a voltage unit known to the reader; its values are kept unconverted`)
+  }
+  const spr = header.signals[leads[0]].samplesPerRecord
+  yield {
+    kind: 'recording', recordId: spec.id, format: header.format, file, startTime: header.startTime, fs,
+    durationSec: nRecords * header.recordDurationSec, totalSamples: nRecords * spr, labels, units: 'mV',
+    ...(spec.patient ? { patient: spec.patient } : {}),
+  }
+
+  const perChunk = Math.max(1, Math.min(Math.round(opts.blockSeconds / (header.recordDurationSec || 1)), Math.floor((8 << 20) / header.recordBytes)))
+  const fh = await open(file, 'r')
+  let emitted = 0 // samples emitted so far (continuous numbering)
+  let expectedOnset = 0 // seconds: where the next record starts if there is no gap
+  let gapSec = 0
+  try {
+    for (let r0 = 0; r0 < nRecords; r0 += perChunk) {
+      ctx.signal.throwIfAborted()
+      const n = Math.min(perChunk, nRecords - r0)
+      const buf = Buffer.allocUnsafe(n * header.recordBytes)
+      const { bytesRead } = await fh.read(buf, 0, buf.length, header.headerBytes + r0 * header.recordBytes)
+      if (bytesRead < buf.length) throw new PipelineError('E_TRUNCATED', `file shrank while being read: expected ${buf.length} bytes of data records ${r0}..${r0 + n - 1}, found ${bytesRead}`, { file, offset: header.headerBytes + r0 * header.recordBytes })
+      // Split the chunk at EDF+D discontinuities so no block spans a gap.
+      let runStart = 0
+      const notes: AnnotationItem[] = []
+      for (let k = 0; k < n; k++) {
+        let onset = expectedOnset
+        const parsed = tals.map((t) => parseTalBlock(signalBytes(buf, header, t, k), file, r0 + k))
+        if (parsed.length > 0 && parsed[0].recordOnsetSec !== null) onset = parsed[0].recordOnsetSec
+        if (header.format.endsWith('+D') && onset > expectedOnset + 1e-6 && r0 + k > 0) {
+          yield* flushRun(runStart, k)
+          yield { kind: 'gap', recordId: spec.id, startMs: Math.round(expectedOnset * 1000), endMs: Math.round(onset * 1000), atSample: emitted }
+          gapSec += onset - expectedOnset
+          runStart = k
+        }
+        for (const p of parsed) for (const a of p.annotations) for (const text of a.texts) notes.push(toAnnotation(spec.id, text, a.onsetSec, a.durationSec, fs, gapSec))
+        expectedOnset = onset + header.recordDurationSec
+      }
+      yield* flushRun(runStart, n)
+
+      function* flushRun(from: number, to: number): Generator<Item> {
+        if (to <= from) return
+        notes.sort((a, b) => a.sample - b.sample)
+        yield* notes.splice(0, notes.length)
+        const part = buf.subarray(from * header.recordBytes, to * header.recordBytes)
+        const block = leads.map((i) => decodeEdfSignal(part, header, i, to - from))
+        yield { kind: 'block', recordId: spec.id, fs, startSample: emitted, labels, leads: block }
+        emitted += block[0].length
+      }
+    }
+  } finally {
+    await fh.close()
+  }
+  if (truncation) ctx.warn('E_TRUNCATED', `${truncation}; the complete records were read`)
+}
+
+function toAnnotation(recordId: string, text: string, onsetSec: number, durationSec: number | null, fs: number, gapSec: number): AnnotationItem {
+  const { symbol, aux } = splitAnnotationText(text)
+  return {
+    kind: 'annotation', recordId, source: 'reference', sample: Math.round((onsetSec - gapSec) * fs), timeMs: Math.round(onsetSec * 1e6) / 1e3,
+    symbol, aux, ...(durationSec !== null ? { durationMs: Math.round(durationSec * 1e6) / 1e3 } : {}),
+  }
+}
+
+/** A one-line description of data missing at the end of the file, or null when complete. */
+export function describeTruncation(h: EdfHeader): string | null {
+  if (!h.truncated && h.trailingBytes === 0) return null
+  const missing = h.recordCountDeclared > 0 ? h.recordCountDeclared - h.recordsOnDisk : 0
+  const lost = missing > 0 ? `${missing} of ${h.recordCountDeclared} data records (${(missing * h.recordDurationSec).toFixed(1)} s) are missing` : `the file has ${h.recordsOnDisk} complete data records`
+  const partial = h.trailingBytes > 0 ? `; it ends ${h.trailingBytes} bytes into data record ${h.recordsOnDisk} (of ${h.recordBytes} bytes)` : ''
+  return `file is truncated: ${lost}${partial}`
+}

@@ -1,0 +1,127 @@
+// Streams a WFDB record as items: one `recording` item, then blocks of frames decoded from its
+// .dat file(s) read in chunks, with the reference annotations (read from the annotator file in
+// chunks alongside) yielded before the block that contains their sample. Several .dat files are
+// read in lockstep, a block's worth of frames from each.
+import { open, stat, type FileHandle } from 'node:fs/promises'
+import { PipelineError } from '../core/errors.ts'
+import type { AnnotationItem, Item } from '../core/items.ts'
+import type { RecordSpec } from '../core/config-schema.ts'
+import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath, type WfdbRecordPath } from '../formats/wfdb-path.ts'
+import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'
+import { createWfdbDecoder, datFilesOf, toPhysicalMv, type WfdbDecoder } from '../formats/wfdb-signal.ts'
+import { selectWfdbSignals } from '../formats/wfdb-select.ts'
+import { readAnnotationStream } from './read-wfdb-annotations.ts'
+import type { ReadOptions } from './read-options.ts'
+import type { ReadContext } from './read-context.ts'
+
+export interface DatReader {
+  path: string
+  fh: FileHandle
+  decoder: WfdbDecoder
+  signals: number[]
+  position: number
+  framesOnDisk: number
+}
+
+/** Yields the items of one WFDB record. */
+export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: ReadContext): AsyncGenerator<Item> {
+  const rec = resolveWfdbRecord(spec.path)
+  const header = await readWfdbHeaderFile(spec.path)
+  const leads = selectWfdbSignals(header, spec.leads)
+  const readers: DatReader[] = []
+  try {
+    readers.push(...(await openDats(rec, header, leads)))
+    const framesOnDisk = Math.min(...readers.map((r) => r.framesOnDisk))
+    const declared = header.nsamples ?? framesOnDisk
+    const total = Math.min(declared, framesOnDisk)
+    if (framesOnDisk < declared) {
+      const msg = `${readers.find((r) => r.framesOnDisk === framesOnDisk)!.path}: .dat is truncated: the header declares ${declared} samples per signal, the file holds ${framesOnDisk} (${((declared - framesOnDisk) / header.fs).toFixed(1)} s missing)`
+      if (opts.onTruncated === 'fail') throw new PipelineError('E_TRUNCATED', `${msg} (read: onTruncated is 'fail'; use 'warn' to read what is there)`, { file: readers[0].path })
+      ctx.warn('E_TRUNCATED', `${msg}; the complete samples were read`)
+    }
+    const fs = header.fs
+    const labels = leads.map((i) => header.signals[i].label)
+    for (const i of leads) if (!header.signals[i].unitsKnown) ctx.warn('W_UNIT', `signal "${header.signals[i].label}": unit "${header.signals[i].units}" is not a voltage unit known to the reader; its values are kept unconverted`)
+    const patient = spec.patient ?? (header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined)
+    yield {
+      kind: 'recording', recordId: spec.id, format: 'WFDB', file: rec.headerPath, startTime: wfdbStartTime(header), fs,
+      durationSec: total / fs, totalSamples: total, labels, units: 'mV', ...(patient ? { patient } : {}),
+    }
+
+    const annotator = opts.annotations ? spec.annotator : false
+    const notes = annotator ? await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, fs, ctx) : null
+    let pending: AnnotationItem[] = []
+    for await (const { start, digital } of readDigitalBlocks(readers, total, Math.round(opts.blockSeconds * fs), ctx.signal)) {
+      const n = digital.get(leads[0])!.length
+      const block = leads.map((i) => toPhysicalMv(digital.get(i)!, header.signals[i]))
+      if (notes) {
+        const end = start + n
+        pending = pending.concat(await notes.until(end))
+        yield* pending.filter((a) => a.sample < end)
+        pending = pending.filter((a) => a.sample >= end)
+      }
+      yield { kind: 'block', recordId: spec.id, fs, startSample: start, labels, leads: block }
+    }
+    if (notes) yield* pending.concat(await notes.rest())
+  } finally {
+    for (const r of readers) await r.fh.close()
+  }
+}
+
+/** Opens the .dat files holding `signals` (close each reader's `fh` when done). */
+export async function openDats(rec: WfdbRecordPath, header: WfdbHeader, signals: number[]): Promise<DatReader[]> {
+  const out: DatReader[] = []
+  try {
+    for (const f of datFilesOf(header)) if (f.signals.some((i) => signals.includes(i))) out.push(await openDat(wfdbFilePath(rec, f.fileName), f, header.signals, header.file))
+  } catch (err) {
+    for (const r of out) await r.fh.close()
+    throw err
+  }
+  return out
+}
+
+/** Digital samples of every signal of `readers`, `framesPerBlock` frames at a time, read in lockstep. */
+export async function* readDigitalBlocks(readers: DatReader[], total: number, framesPerBlock: number, signal: AbortSignal): AsyncGenerator<{ start: number; digital: Map<number, Int32Array> }> {
+  const step = Math.max(2, 2 * Math.round(framesPerBlock / 2)) // even: 212 with odd signal counts packs frame pairs
+  for (let start = 0; start < total; start += step) {
+    signal.throwIfAborted()
+    const n = Math.min(step, total - start)
+    const digital = new Map<number, Int32Array>()
+    for (const r of readers) {
+      const frames = await readFrames(r, n)
+      r.signals.forEach((sig, k) => digital.set(sig, frames[k]))
+    }
+    yield { start, digital }
+  }
+}
+
+async function openDat(path: string, f: ReturnType<typeof datFilesOf>[number], all: RecordSpecSignals, headerFile: string): Promise<DatReader> {
+  let size: number
+  try {
+    size = (await stat(path)).size
+  } catch (cause) {
+    throw new PipelineError('E_WFDB_DAT_MISSING', `${headerFile}: the header names signal file ${f.fileName}, which is missing at ${path}; copy the .dat next to the .hea`, { file: headerFile, field: 'fileName' }, { cause })
+  }
+  const signals = f.signals.map((i) => all[i])
+  const decoder = createWfdbDecoder(signals, path)
+  return { path, fh: await open(path, 'r'), decoder, signals: f.signals, position: f.byteOffset, framesOnDisk: Math.floor((size - f.byteOffset) / decoder.bytesPerFrame) }
+}
+
+type RecordSpecSignals = Awaited<ReturnType<typeof readWfdbHeaderFile>>['signals']
+
+/** Reads exactly `n` frames (n even, or the last frames of the file) from a .dat. */
+async function readFrames(r: DatReader, n: number): Promise<Int32Array[]> {
+  const bytes = Math.ceil(n * r.decoder.bytesPerFrame)
+  const buf = Buffer.allocUnsafe(bytes)
+  const { bytesRead } = await r.fh.read(buf, 0, bytes, r.position)
+  r.position += bytesRead
+  const out = r.decoder.push(buf.subarray(0, bytesRead))
+  if (out[0].length >= n) return out.map((a) => a.subarray(0, n))
+  const { tail } = r.decoder.end()
+  return out.map((a, k) => {
+    const all = new Int32Array(a.length + tail[k].length)
+    all.set(a)
+    all.set(tail[k], a.length)
+    return all.subarray(0, n)
+  })
+}
