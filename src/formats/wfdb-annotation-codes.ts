@@ -41,3 +41,9 @@ export const WFDB_CODE = {
   NOTE: 22,
   RHYTHM: 28,
 } as const
+
+/** True when a mnemonic denotes a QRS complex (isqrs of the code the mnemonic stands for). */
+export function isBeatSymbol(symbol: string): boolean {
+  const code = MNEMONICS.indexOf(symbol)
+  return code > 0 && BEAT_CODES.has(code)
+}

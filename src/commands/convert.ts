@@ -1,0 +1,101 @@
+// `pipeline convert <record> <output.edf>`: a WFDB record as EDF+C, streamed (like WFDB's
+// mit2edf). Every signal is written with its WFDB digital values unchanged (EDF digital range =
+// the format's valid range, physical range derived from gain and baseline), so the physical
+// values round-trip exactly up to the 8-character header fields. Annotations become TALs in the
+// 'EDF Annotations' signal, in the data record that holds their sample: a first pass over the
+// annotation file sizes that signal, a second streams them beside the samples.
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+import { readWfdbHeaderFile, resolveWfdbRecord } from '../formats/wfdb-path.ts'
+import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
+import { encodeDataRecord, encodeEdfHeader, type EdfWriteSignal } from '../formats/edf-writer.ts'
+import { encodeTalBlock, talBytes, type TalAnnotation } from '../formats/tal.ts'
+import { joinAnnotationText } from '../formats/annotation-text.ts'
+import { openDats, readDigitalBlocks } from '../stages/read-wfdb.ts'
+import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
+import { writeFileAtomic } from '../sinks/file-writer.ts'
+import { edfStartOf, recordDurationFor } from './convert-header.ts'
+
+export interface ConvertOptions {
+  annotator: string | false
+  signal: AbortSignal
+  err: NodeJS.WritableStream
+}
+
+/** Converts one WFDB record to an EDF+C file; resolves with the exit code. */
+export async function convertCommand(input: string, output: string, opts: ConvertOptions): Promise<number> {
+  if (/\.(edf|bdf|rec)$/i.test(input)) throw new PipelineError('E_USAGE', 'convert reads a WFDB record (its .hea or base path); EDF input is already EDF', { file: input })
+  if (!/\.edf$/i.test(output)) throw new PipelineError('E_USAGE', `the output file must end in .edf, found ${JSON.stringify(path.basename(output))}`, { file: output })
+  const rec = resolveWfdbRecord(input)
+  const header = await readWfdbHeaderFile(input)
+  const all = header.signals.map((s) => s.index)
+  const durationSec = recordDurationFor(header.fs, header.file)
+  const spr = Math.round(header.fs * durationSec)
+  const signals: EdfWriteSignal[] = header.signals.map((s) => {
+    const invalid = WFDB_INVALID_SAMPLE[s.format]
+    if (invalid < -32768) throw new PipelineError('E_WFDB_FORMAT', `signal ${s.index} "${s.label}" is stored in format ${s.format} (more than 16 bits), which EDF cannot hold without requantising; not supported yet`, { file: header.file, field: 'format' })
+    const digitalMin = invalid + 1
+    const digitalMax = -invalid - 1
+    const phys = (d: number) => ((d - s.baseline) / s.gain) * s.toMv
+    return { label: s.label, transducer: 'ECG electrode', physicalDimension: s.unitsKnown ? 'mV' : s.units, physicalMin: phys(digitalMin), physicalMax: phys(digitalMax), digitalMin, digitalMax, samplesPerRecord: spr }
+  })
+  const readers = await openDats(rec, header, all)
+  const ctx = { signal: opts.signal, warn: (code: string, message: string) => opts.err.write(`warning: ${code}: ${message}\n`) }
+  try {
+    const total = Math.min(header.nsamples ?? Infinity, ...readers.map((r) => r.framesOnDisk))
+    const nRecords = Math.ceil(total / spr)
+    const spec = { id: rec.name, path: input, format: 'wfdb' as const, annotator: opts.annotator, annotatorExplicit: opts.annotator !== 'atr' }
+    const annotationFile = opts.annotator ? `${rec.basePath}.${opts.annotator}` : null
+    // Pass 1: bytes of TALs per data record, to size the annotation signal.
+    const need = new Map<number, number>()
+    const sizing = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
+    for (const a of sizing ? await sizing.rest() : []) {
+      const r = Math.min(nRecords - 1, Math.max(0, Math.floor(a.sample / spr)))
+      need.set(r, (need.get(r) ?? 0) + talBytes(toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))))
+    }
+    const keeping = talBytes({ onsetSec: (nRecords - 1) * durationSec, durationSec: null, texts: [''] }) + 1
+    const annBytes = 2 * Math.ceil((keeping + Math.max(0, ...need.values())) / 2)
+    const edfHeader = encodeEdfHeader({
+      patient: { code: rec.name, sex: header.sex ?? 'X', additional: header.age !== undefined ? `age ${header.age}` : undefined },
+      recording: { equipment: 'holter-pipeline_convert', additional: `WFDB ${rec.name}` },
+      start: edfStartOf(header), recordDurationSec: durationSec, recordCount: nRecords, signals, annotationBytesPerRecord: annBytes,
+    })
+    // Pass 2: header, then one data record per `spr` frames with that record's TALs.
+    const notes = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield edfHeader
+      let r = 0
+      let late: TalAnnotation[] = []
+      for await (const { start, digital } of readDigitalBlocks(readers, total, spr * 10, opts.signal)) {
+        const n = digital.get(0)!.length
+        const items = notes ? await notes.until(start + n) : []
+        late = late.concat(items.map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))))
+        for (let off = 0; off < n; off += spr, r++) {
+          const perSignal = all.map((i) => padRecord(digital.get(i)!.subarray(off, off + spr), spr, signals[i]))
+          const end = (r + 1) * durationSec
+          const mine = r === nRecords - 1 ? late.concat(notes ? (await notes.rest()).map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))) : []) : late.filter((t) => t.onsetSec < end - 1e-9)
+          late = late.filter((t) => !mine.includes(t))
+          yield encodeDataRecord(perSignal, encodeTalBlock(r * durationSec, mine, annBytes))
+        }
+      }
+    }
+    const bytes = await writeFileAtomic(output, chunks(), opts.signal)
+    opts.err.write(`wrote ${output}: ${nRecords} data records of ${durationSec} s, ${signals.length} signals + EDF Annotations, ${(bytes / 1e6).toFixed(1)} MB\n`)
+    return 0
+  } finally {
+    for (const r of readers) await r.fh.close()
+  }
+}
+
+function toTal(sample: number, fs: number, text: string): TalAnnotation {
+  return { onsetSec: Math.round((sample / fs) * 1e6) / 1e6, durationSec: null, texts: [text] }
+}
+
+/** A data record's samples, the last record padded with its final value; invalid samples clamped. */
+function padRecord(d: Int32Array, spr: number, s: EdfWriteSignal): Int32Array {
+  const out = new Int32Array(spr)
+  out.set(d)
+  if (d.length < spr) out.fill(d.length ? d[d.length - 1] : 0, d.length)
+  for (let i = 0; i < spr; i++) if (out[i] < s.digitalMin) out[i] = s.digitalMin
+  return out
+}

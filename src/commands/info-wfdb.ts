@@ -1,0 +1,65 @@
+// `info` for WFDB records: the header, the .dat sizes against the declared sample count, and a
+// streamed count of the annotator file's annotations (beats and other marks by symbol).
+import { stat } from 'node:fs/promises'
+import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath } from '../formats/wfdb-path.ts'
+import { wfdbStartTime } from '../formats/wfdb-header.ts'
+import { datFilesOf } from '../formats/wfdb-signal.ts'
+import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
+import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
+import { isBeatSymbol } from '../formats/wfdb-annotation-codes.ts'
+import type { RecordingInfo } from './info.ts'
+
+/** Describes a WFDB record named by its .hea or base path. */
+export async function describeWfdb(input: string, annotator = 'atr'): Promise<RecordingInfo> {
+  const rec = resolveWfdbRecord(input)
+  const h = await readWfdbHeaderFile(input)
+  const warnings: string[] = []
+  let frames = h.nsamples ?? 0
+  for (const f of datFilesOf(h)) {
+    const p = wfdbFilePath(rec, f.fileName)
+    const size = await stat(p).then((s) => s.size, () => null)
+    const bytesPerFrame = f.signals.reduce((b, i) => b + bytesPerSample(h.signals[i].format), 0)
+    if (size === null) {
+      warnings.push(`signal file ${p} is missing`)
+      continue
+    }
+    const onDisk = Math.floor((size - f.byteOffset) / bytesPerFrame)
+    if (h.nsamples === undefined) frames = onDisk
+    else if (onDisk < h.nsamples) warnings.push(`${p} is truncated: ${onDisk} of ${h.nsamples} samples per signal present (${((h.nsamples - onDisk) / h.fs).toFixed(1)} s missing)`)
+  }
+  const byType: Record<string, number> = {}
+  let count = 0
+  let beats = 0
+  const ctx = { signal: new AbortController().signal, warn: (_c: string, m: string) => warnings.push(m) }
+  const spec = { id: rec.name, path: input, format: 'wfdb' as const, annotator, annotatorExplicit: false }
+  const stream = await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, h.fs, ctx)
+  for (const a of stream ? await stream.rest() : []) {
+    count++
+    if (isBeatSymbol(a.symbol)) beats++
+    const key = a.aux ? `${a.symbol}${a.aux}` : a.symbol
+    byType[key] = (byType[key] ?? 0) + 1
+  }
+  return {
+    file: rec.headerPath, format: 'WFDB', startTime: wfdbStartTime(h), durationSec: frames / h.fs, samples: frames,
+    patient: { age: h.age, sex: h.sex },
+    signals: h.signals.map((s) => {
+      // The ADC's range (resolution and zero), which is what the samples can span.
+      const half = 2 ** (s.adcResolution - 1)
+      const dmin = Math.max(s.adcZero - half, WFDB_INVALID_SAMPLE[s.format] + 1)
+      const dmax = s.adcZero + half - 1
+      const phys = (d: number) => Math.round(((d - s.baseline) / s.gain) * 1e6) / 1e6
+      return {
+        index: s.index, label: s.label, fs: h.fs, units: s.units, physicalMin: phys(dmin), physicalMax: phys(dmax), digitalMin: dmin, digitalMax: dmax,
+        file: s.fileName, format: s.format, gain: `${s.gain} adu/${s.units}`, baseline: s.baseline, 'adc resolution': `${s.adcResolution} bits`, 'adc zero': s.adcZero,
+      }
+    }),
+    annotations: { file: stream ? `${rec.basePath}.${annotator}` : null, count, beats, byType: Object.keys(byType).length <= 30 ? byType : undefined },
+    details: { record: h.recordName },
+    comments: h.comments,
+    warnings,
+  }
+}
+
+function bytesPerSample(format: number): number {
+  return format === 212 ? 1.5 : format === 80 ? 1 : format === 24 ? 3 : format === 32 ? 4 : 2
+}
