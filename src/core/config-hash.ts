@@ -9,7 +9,7 @@ import type { ResolvedStage } from './plugins.ts'
 export function configForHash(dataset: Dataset, stages: ResolvedStage[]): unknown {
   return {
     records: dataset.records,
-    stages: stages.map((s, i) => ({ name: s.stage.name, version: s.stage.version, sourceHash: s.sourceHash ?? null, options: dataset.stages[i].options })),
+    stages: stages.map((s) => ({ name: s.stage.name, version: s.stage.version, sourceHash: s.sourceHash ?? null, options: s.options ?? null })),
     output: dataset.output,
   }
 }

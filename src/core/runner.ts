@@ -125,6 +125,8 @@ export async function runDataset(dataset: Dataset, stages: ResolvedStage[], opts
     }
   }, { signal, skipped: (i) => outcomes[i].resolve(checkpoints.done.has(dataset.records[i].id) ? { skip: true } : { aborted: true }) })
   await committer
+  // Part files of unfinished records are useless now (a resume redoes those records).
+  await rm(path.join(runDir, '.parts'), { recursive: true, force: true })
 
   const complete = done + failed.length + skippedAtStart === dataset.records.length
   const status: RunResult['status'] = !complete ? 'interrupted' : failed.length ? 'failed' : 'finished'

@@ -33,6 +33,12 @@ export function createRecordSink(opts: RecordSinkOptions) {
     await mkdir(opts.partsDir, { recursive: true })
     const streams = new Map<string, WriteStream>()
     const counts: Record<string, number> = {}
+    // A write error (disk full) fails the record; errors after we destroyed a stream on abort
+    // are expected and only recorded, never left as unhandled 'error' events.
+    let failure: Error | null = null
+    const onError = (err: Error) => {
+      failure ??= err
+    }
     try {
       for await (const item of source) {
         opts.onItem?.(item)
@@ -41,15 +47,18 @@ export function createRecordSink(opts: RecordSinkOptions) {
         let ws = streams.get(kind)
         if (!ws) {
           ws = createWriteStream(path.join(opts.partsDir, `${kind}.ndjson`))
+          ws.on('error', onError)
           streams.set(kind, ws)
         }
         counts[kind] = (counts[kind] ?? 0) + 1
         if (!ws.write(serializeItem(item, opts.decimals))) await once(ws, 'drain', { signal })
+        if (failure) throw failure
       }
       await Promise.all([...streams.values()].map(async (ws) => {
         ws.end()
         await once(ws, 'close', { signal })
       }))
+      if (failure) throw failure
       return { counts }
     } finally {
       for (const ws of streams.values()) if (!ws.closed) ws.destroy()

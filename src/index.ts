@@ -1,0 +1,7 @@
+// The public API for users who write their own stages: `import { defineStage } from 'holter-pipeline'`.
+export { defineStage } from './core/stage.ts'
+export type { Stage, StageContext, OptionsSource } from './core/stage.ts'
+export type { Item, SampleBlock, RecordingItem, AnnotationItem, GapItem, WindowItem, CustomItem } from './core/items.ts'
+export { PipelineError } from './core/errors.ts'
+export type { ErrorCode } from './core/errors.ts'
+export type { ItemJournal } from './sinks/item-journal.ts'

@@ -1,0 +1,41 @@
+// Runs one stage over an in-memory list of items (style rule 11, "stage" layer) with a context
+// that records warnings; options go through the stage's own parseOptions.
+import os from 'node:os'
+import path from 'node:path'
+import type { Item } from '../../src/core/items.ts'
+import type { Stage, StageContext } from '../../src/core/stage.ts'
+import type { RecordSpec } from '../../src/core/config-schema.ts'
+import { openItemJournal } from '../../src/sinks/item-journal.ts'
+
+export interface StageRun {
+  items: Item[]
+  warnings: { code: string; message: string }[]
+}
+
+/** A record spec for tests. */
+export function testRecord(p: string, extra: Partial<RecordSpec> = {}): RecordSpec {
+  return { id: 'rec', path: p, format: /\.(edf|bdf)$/i.test(p) ? 'edf' : 'wfdb', annotator: 'atr', annotatorExplicit: false, ...extra }
+}
+
+/** A stage context for tests. */
+export function testContext<O>(stage: Stage<O>, rawOptions: unknown, record: RecordSpec, warnings: StageRun['warnings'], signal = new AbortController().signal): StageContext<O> {
+  const options = stage.parseOptions ? stage.parseOptions(rawOptions ?? {}, { file: 'test.yaml', yamlPath: 'stages[0]' }) : (rawOptions as O)
+  const runDir = path.join(os.tmpdir(), `hp-stage-${process.pid}`)
+  return {
+    recordId: record.id, recordIndex: 0, record, options, signal, runDir, mediaDir: path.join(runDir, 'media', record.id),
+    warn: (code, message) => warnings.push({ code, message }),
+    journal: (name) => openItemJournal(runDir, name),
+  }
+}
+
+/** Runs `stage` over `input` and collects what it yields. */
+export async function runStage<O>(stage: Stage<O>, input: Iterable<Item> | AsyncIterable<Item>, opts: { options?: unknown; record?: RecordSpec } = {}): Promise<StageRun> {
+  const warnings: StageRun['warnings'] = []
+  const ctx = testContext(stage, opts.options, opts.record ?? testRecord('none'), warnings)
+  const items: Item[] = []
+  async function* source() {
+    yield* input as AsyncIterable<Item>
+  }
+  for await (const item of stage.transform(source(), ctx)) items.push(item)
+  return { items, warnings }
+}
