@@ -8,6 +8,8 @@ import { PipelineError } from '../core/errors.ts'
 import { applyProgress, emptyProgress, type ProgressEvent, type ProgressState } from '../core/progress-events.ts'
 import { renderProgress } from '../core/progress-view.ts'
 import { PROGRESS_FILE } from '../sinks/progress-log.ts'
+import { CHECKPOINT_FILE, type CheckpointLine } from '../sinks/checkpoint-store.ts'
+import { readNdjson } from '../sinks/ndjson-file.ts'
 import { createLiveView } from './live-view.ts'
 
 export interface TailOptions {
@@ -44,7 +46,9 @@ export async function tailRun(runDir: string, opts: TailOptions): Promise<number
         return state.ended === 'finished' ? 0 : 1
       }
       if (state.pid && !isAlive(state.pid)) {
-        view.final([...renderProgress({ ...state, ended: 'interrupted' }), `the run (pid ${state.pid}) stopped without finishing; run the same 'pipeline run' command again to resume`])
+        // A killed run wrote no run-end; its checkpoints are the truth about what is done.
+        const final = await fromCheckpoints({ ...state, ended: 'interrupted', active: new Map() }, runDir)
+        view.final([...renderProgress(final), `the run (pid ${state.pid}) stopped without finishing; run the same 'pipeline run' command again to resume`])
         return 1
       }
       if (!state.name) {
@@ -74,6 +78,19 @@ async function waitForFile(file: string, waitMs: number, interval: number, opts:
     }
     await sleep(interval, undefined, { signal: opts.signal })
   }
+}
+
+async function fromCheckpoints(state: ProgressState, runDir: string): Promise<ProgressState> {
+  const { values } = await readNdjson<CheckpointLine>(path.join(runDir, CHECKPOINT_FILE))
+  const done = new Map<string, CheckpointLine>()
+  for (const c of values) if (c.status === 'done') done.set(c.recordId, c)
+  const items: Record<string, number> = {}
+  let seconds = 0
+  for (const c of done.values()) {
+    seconds += c.seconds
+    for (const [k, n] of Object.entries(c.counts)) items[k] = (items[k] ?? 0) + n
+  }
+  return { ...state, doneRecords: done.size, doneSeconds: seconds, items }
 }
 
 function isAlive(pid: number): boolean {
