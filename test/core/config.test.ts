@@ -69,7 +69,7 @@ describe('dataset files', () => {
 
   it('loads the demo dataset', async () => {
     const d = await loadDataset(path.join(ROOT, 'pipelines/demo.yaml'))
-    expect(d.records.map((r) => r.id)).toEqual(['100', '101', '208'])
+    expect(d.records.map((r) => r.id)).toEqual(['100', '101', '208', '102'])
     expect(d.records[0].path).toBe(path.join(ROOT, 'samples/mitdb/100'))
   })
 })
