@@ -6,13 +6,14 @@
 // annotation file sizes that signal, a second streams them beside the samples.
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
+import type { AnnotationItem } from '../core/items.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord } from '../formats/wfdb-path.ts'
 import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
 import { encodeDataRecord, encodeEdfHeader, type EdfWriteSignal } from '../formats/edf-writer.ts'
 import { encodeTalBlock, talBytes, type TalAnnotation } from '../formats/tal.ts'
 import { joinAnnotationText } from '../formats/annotation-text.ts'
 import { openDats, readDigitalBlocks } from '../stages/read-wfdb.ts'
-import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
+import { readAnnotationStream, type AnnotationStream } from '../stages/read-wfdb-annotations.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
 import { edfStartOf, recordDurationFor } from './convert-header.ts'
 
@@ -41,18 +42,26 @@ export async function convertCommand(input: string, output: string, opts: Conver
   })
   const readers = await openDats(rec, header, all)
   const ctx = { signal: opts.signal, warn: (code: string, message: string) => opts.err.write(`warning: ${code}: ${message}\n`) }
+  let notes: AnnotationStream | null = null
   try {
-    const total = Math.min(header.nsamples ?? Infinity, ...readers.map((r) => r.framesOnDisk))
+    const onDisk = Math.min(...readers.map((r) => r.framesOnDisk))
+    const total = Math.min(header.nsamples ?? Infinity, onDisk)
+    if (total < (header.nsamples ?? 0)) ctx.warn('E_TRUNCATED', `${readers.find((r) => r.framesOnDisk === onDisk)!.path}: .dat is truncated: the header declares ${header.nsamples} samples per signal, the file holds ${onDisk}; the EDF holds the samples present`)
     const nRecords = Math.ceil(total / spr)
     const spec = { id: rec.name, path: input, format: 'wfdb' as const, annotator: opts.annotator, annotatorExplicit: opts.annotator !== 'atr' }
     const annotationFile = opts.annotator ? `${rec.basePath}.${opts.annotator}` : null
     // Pass 1: bytes of TALs per data record, to size the annotation signal.
+    // Annotations past the last sample (a truncated .dat) are left out: no data record holds them.
+    const tals = (items: AnnotationItem[]) => items.filter((a) => a.sample < total).map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux)))
     const need = new Map<number, number>()
     const sizing = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
-    for (const a of sizing ? await sizing.rest() : []) {
+    const reference = sizing ? await sizing.rest() : []
+    for (const a of reference.filter((x) => x.sample < total)) {
       const r = Math.min(nRecords - 1, Math.max(0, Math.floor(a.sample / spr)))
       need.set(r, (need.get(r) ?? 0) + talBytes(toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))))
     }
+    const past = reference.filter((x) => x.sample >= total).length
+    if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} annotations at or after sample ${total}, past the end of the signal, were left out`)
     const keeping = talBytes({ onsetSec: (nRecords - 1) * durationSec, durationSec: null, texts: [''] }) + 1
     const annBytes = 2 * Math.ceil((keeping + Math.max(0, ...need.values())) / 2)
     const edfHeader = encodeEdfHeader({
@@ -61,7 +70,7 @@ export async function convertCommand(input: string, output: string, opts: Conver
       start: edfStartOf(header), recordDurationSec: durationSec, recordCount: nRecords, signals, annotationBytesPerRecord: annBytes,
     })
     // Pass 2: header, then one data record per `spr` frames with that record's TALs.
-    const notes = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
+    notes = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
     async function* chunks(): AsyncGenerator<Uint8Array> {
       yield edfHeader
       let r = 0
@@ -69,11 +78,11 @@ export async function convertCommand(input: string, output: string, opts: Conver
       for await (const { start, digital } of readDigitalBlocks(readers, total, spr * 10, opts.signal)) {
         const n = digital.get(0)!.length
         const items = notes ? await notes.until(start + n) : []
-        late = late.concat(items.map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))))
+        late = late.concat(tals(items))
         for (let off = 0; off < n; off += spr, r++) {
           const perSignal = all.map((i) => padRecord(digital.get(i)!.subarray(off, off + spr), spr, signals[i]))
           const end = (r + 1) * durationSec
-          const mine = r === nRecords - 1 ? late.concat(notes ? (await notes.rest()).map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))) : []) : late.filter((t) => t.onsetSec < end - 1e-9)
+          const mine = r === nRecords - 1 ? late.concat(notes ? tals(await notes.rest()) : []) : late.filter((t) => t.onsetSec < end - 1e-9)
           late = late.filter((t) => !mine.includes(t))
           yield encodeDataRecord(perSignal, encodeTalBlock(r * durationSec, mine, annBytes))
         }
@@ -83,6 +92,7 @@ export async function convertCommand(input: string, output: string, opts: Conver
     opts.err.write(`wrote ${output}: ${nRecords} data records of ${durationSec} s, ${signals.length} signals + EDF Annotations, ${(bytes / 1e6).toFixed(1)} MB\n`)
     return 0
   } finally {
+    await notes?.close()
     for (const r of readers) await r.fh.close()
   }
 }

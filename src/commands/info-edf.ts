@@ -2,9 +2,7 @@
 // whole data records) to count annotations; truncation is reported as the reader reports it.
 import { open } from 'node:fs/promises'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
-import { signalBytes } from '../formats/edf-decode.ts'
-import { parseTalBlock } from '../formats/tal.ts'
-import { describeTruncation } from '../stages/read-edf.ts'
+import { describeTruncation, parseTalsOfRecord } from '../stages/read-edf.ts'
 import type { RecordingInfo } from './info.ts'
 
 /** Describes an EDF-family file. */
@@ -24,7 +22,7 @@ export async function describeEdf(file: string): Promise<RecordingInfo> {
         await fh.read(buf, 0, buf.length, h.headerBytes + r0 * h.recordBytes)
         for (let r = 0; r < k; r++) {
           for (const t of tals) {
-            for (const a of parseTalBlock(signalBytes(buf, h, t, r), file, r0 + r).annotations) {
+            for (const a of parseTalsOfRecord(buf, h, t, r, r0 + r).annotations) {
               for (const text of a.texts) {
                 count++
                 byType[text] = (byType[text] ?? 0) + 1

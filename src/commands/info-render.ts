@@ -9,7 +9,8 @@ export function renderInfo(info: RecordingInfo): string {
     `start time:  ${info.startTime ?? 'not specified'}`,
     `duration:    ${clock(info.durationSec)} (${info.samples} samples per signal)`,
   ]
-  if (info.patient && Object.keys(info.patient).length) lines.push(`patient:     ${Object.entries(info.patient).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${k} ${v}`).join(', ')}`)
+  const patient = Object.entries(info.patient ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '')
+  if (patient.length) lines.push(`patient:     ${patient.map(([k, v]) => `${k} ${v}`).join(', ')}`)
   for (const [k, v] of Object.entries(info.details)) lines.push(`${`${k}:`.padEnd(12)} ${v}`)
   lines.push(`signals:     ${info.signals.length}`)
   for (const s of info.signals) {

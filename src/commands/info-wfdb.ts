@@ -1,6 +1,7 @@
 // `info` for WFDB records: the header, the .dat sizes against the declared sample count, and a
 // streamed count of the annotator file's annotations (beats and other marks by symbol).
 import { stat } from 'node:fs/promises'
+import { PipelineError } from '../core/errors.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath } from '../formats/wfdb-path.ts'
 import { wfdbStartTime } from '../formats/wfdb-header.ts'
 import { datFilesOf } from '../formats/wfdb-signal.ts'
@@ -14,19 +15,21 @@ export async function describeWfdb(input: string, annotator = 'atr'): Promise<Re
   const rec = resolveWfdbRecord(input)
   const h = await readWfdbHeaderFile(input)
   const warnings: string[] = []
-  let frames = h.nsamples ?? 0
+  // Samples per signal actually present (as the reader reads them), not only declared.
+  let frames = h.nsamples ?? Infinity
   for (const f of datFilesOf(h)) {
     const p = wfdbFilePath(rec, f.fileName)
     const size = await stat(p).then((s) => s.size, () => null)
     const bytesPerFrame = f.signals.reduce((b, i) => b + bytesPerSample(h.signals[i].format), 0)
     if (size === null) {
-      warnings.push(`signal file ${p} is missing`)
-      continue
+      // Like the reader (and wfdbdesc): a record without its samples cannot be described.
+      throw new PipelineError('E_WFDB_DAT_MISSING', `${h.file}: the header names signal file ${f.fileName}, which is missing at ${p}; copy the .dat next to the .hea`, { file: h.file, field: 'fileName' })
     }
     const onDisk = Math.floor((size - f.byteOffset) / bytesPerFrame)
-    if (h.nsamples === undefined) frames = onDisk
-    else if (onDisk < h.nsamples) warnings.push(`${p} is truncated: ${onDisk} of ${h.nsamples} samples per signal present (${((h.nsamples - onDisk) / h.fs).toFixed(1)} s missing)`)
+    frames = Math.min(frames, onDisk)
+    if (h.nsamples !== undefined && onDisk < h.nsamples) warnings.push(`${p} is truncated: ${onDisk} of ${h.nsamples} samples per signal present (${((h.nsamples - onDisk) / h.fs).toFixed(1)} s missing)`)
   }
+  if (!Number.isFinite(frames)) frames = 0
   const byType: Record<string, number> = {}
   let count = 0
   let beats = 0

@@ -33,7 +33,7 @@ export interface RecordingInfo {
   warnings: string[]
 }
 
-/** Prints a recording's description; resolves with the exit code (0, or 1 when it has warnings). */
+/** Prints a recording's description, warnings included; resolves with the exit code (0). */
 export async function infoCommand(file: string, opts: { format?: 'edf' | 'wfdb'; json?: boolean; out: NodeJS.WritableStream }): Promise<number> {
   const format = opts.format ?? guessFormat(file)
   const info = format === 'edf' ? await describeEdf(file) : await describeWfdb(file)

@@ -1,15 +1,22 @@
 // EDF+ carries an annotation as free text; MIT-style converters (wfdb2edf, our `convert`) write
 // a beat as its symbol ("N", "V") and a rhythm change as the symbol followed by the aux string
-// ("+(AFIB"). This splits such text back into symbol and aux so EDF+ and WFDB inputs give the
-// same annotation items; any other text is kept whole as the symbol.
+// ("+(AFIB", "+)"). Any other aux string (Icentia11k writes "None" on every beat) is written after
+// a space ("N None"), so that it can be told from the symbol. This splits such text back into
+// symbol and aux so EDF+ and WFDB inputs give the same annotation items; any other text is kept
+// whole as the symbol.
 
-/** Splits an annotation text into MIT symbol and aux (e.g. "+(N" -> ["+", "(N"]). */
+// MIT mnemonics (wfdb-annotation-codes.ts) that may start "symbol aux" text.
+const MIT_SYMBOLS = new Set('NLRaVFJASEj/Q~|sT*D"=pB^t+u?![]enx@f()r')
+
+/** Splits an annotation text into MIT symbol and aux (e.g. "+(N" -> ["+", "(N"], "N None" -> ["N", "None"]). */
 export function splitAnnotationText(text: string): { symbol: string; aux: string } {
-  if (text.length > 1 && text[1] === '(' && !/\s/.test(text[0])) return { symbol: text[0], aux: text.slice(1) }
+  if (text.length > 1 && (text[1] === '(' || text[1] === ')') && !/\s/.test(text[0])) return { symbol: text[0], aux: text.slice(1) }
+  if (text.length > 2 && text[1] === ' ' && MIT_SYMBOLS.has(text[0])) return { symbol: text[0], aux: text.slice(2) }
   return { symbol: text, aux: '' }
 }
 
 /** The inverse: the EDF+ text for an MIT symbol and aux string. */
 export function joinAnnotationText(symbol: string, aux: string): string {
-  return aux ? `${symbol}${aux}` : symbol
+  if (!aux) return symbol
+  return aux[0] === '(' || aux[0] === ')' ? `${symbol}${aux}` : `${symbol} ${aux}`
 }

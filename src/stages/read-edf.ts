@@ -22,7 +22,8 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   const leads = selectEcgSignals(header, file, spec.leads)
   const fs = header.signals[leads[0]].sampleRate
   const labels = leads.map((i) => header.signals[i].label)
-  const tals = opts.annotations ? header.signals.filter((s) => s.isAnnotation).map((s) => s.index) : []
+  // EDF+D needs the TALs even without annotations: they hold the record onsets that place gaps.
+  const tals = opts.annotations || header.format.endsWith('+D') ? header.signals.filter((s) => s.isAnnotation).map((s) => s.index) : []
   const nRecords = Math.min(header.recordCount, header.recordsOnDisk)
   const truncation = describeTruncation(header)
   if (truncation && opts.onTruncated === 'fail') throw new PipelineError('E_TRUNCATED', `${truncation} (read: onTruncated is 'fail'; use 'warn' to read the complete records)`, { file, offset: header.headerBytes + nRecords * header.recordBytes })
@@ -54,15 +55,16 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
       const notes: AnnotationItem[] = []
       for (let k = 0; k < n; k++) {
         let onset = expectedOnset
-        const parsed = tals.map((t) => parseTalBlock(signalBytes(buf, header, t, k), file, r0 + k))
+        const parsed = tals.map((t) => parseTalsOfRecord(buf, header, t, k, r0 + k))
         if (parsed.length > 0 && parsed[0].recordOnsetSec !== null) onset = parsed[0].recordOnsetSec
-        if (header.format.endsWith('+D') && onset > expectedOnset + 1e-6 && r0 + k > 0) {
+        // A first record that starts after the header's start time is a gap at sample 0 too.
+        if (header.format.endsWith('+D') && onset > expectedOnset + 1e-6) {
           yield* flushRun(runStart, k)
           yield { kind: 'gap', recordId: spec.id, startMs: Math.round(expectedOnset * 1000), endMs: Math.round(onset * 1000), atSample: emitted }
           gapSec += onset - expectedOnset
           runStart = k
         }
-        for (const p of parsed) for (const a of p.annotations) for (const text of a.texts) notes.push(toAnnotation(spec.id, text, a.onsetSec, a.durationSec, fs, gapSec))
+        if (opts.annotations) for (const p of parsed) for (const a of p.annotations) for (const text of a.texts) notes.push(toAnnotation(spec.id, text, a.onsetSec, a.durationSec, fs, gapSec))
         expectedOnset = onset + header.recordDurationSec
       }
       yield* flushRun(runStart, n)
@@ -91,11 +93,25 @@ function toAnnotation(recordId: string, text: string, onsetSec: number, duration
   }
 }
 
+/** The TALs of signal `t` in record `k` of `buf` (record `recordIndex` of the file); errors carry the file offset. */
+export function parseTalsOfRecord(buf: Uint8Array, header: EdfHeader, t: number, k: number, recordIndex: number): ReturnType<typeof parseTalBlock> {
+  try {
+    return parseTalBlock(signalBytes(buf, header, t, k), header.file, recordIndex)
+  } catch (err) {
+    // parseTalBlock counts bytes from the start of the annotation signal; messages print file offsets.
+    if (!(err instanceof PipelineError) || typeof err.context.offset !== 'number') throw err
+    const offset = header.headerBytes + recordIndex * header.recordBytes + header.signals[t].byteOffsetInRecord + err.context.offset
+    throw new PipelineError(err.code, err.message, { ...err.context, offset }, { cause: err })
+  }
+}
+
 /** A one-line description of data missing at the end of the file, or null when complete. */
 export function describeTruncation(h: EdfHeader): string | null {
   if (!h.truncated && h.trailingBytes === 0) return null
   const missing = h.recordCountDeclared > 0 ? h.recordCountDeclared - h.recordsOnDisk : 0
-  const lost = missing > 0 ? `${missing} of ${h.recordCountDeclared} data records (${(missing * h.recordDurationSec).toFixed(1)} s) are missing` : `the file has ${h.recordsOnDisk} complete data records`
+  const sec = (n: number) => `${(n * h.recordDurationSec).toFixed(1)} s`
+  const complete = `${h.recordsOnDisk} complete data records (${sec(h.recordsOnDisk)})`
+  const lost = missing > 0 ? `it holds ${complete} of the ${h.recordCountDeclared} declared; ${missing} data records (${sec(missing)}) are missing` : `the file has ${complete}`
   const partial = h.trailingBytes > 0 ? `; it ends ${h.trailingBytes} bytes into data record ${h.recordsOnDisk} (of ${h.recordBytes} bytes)` : ''
   return `file is truncated: ${lost}${partial}`
 }

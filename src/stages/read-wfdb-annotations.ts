@@ -11,6 +11,8 @@ export interface AnnotationStream {
   until(end: number): Promise<AnnotationItem[]>
   /** Everything left. */
   rest(): Promise<AnnotationItem[]>
+  /** Closes the file early (after an error or abort); a no-op once everything was read. */
+  close(): Promise<void>
 }
 
 const CHUNK = 64 * 1024
@@ -40,8 +42,8 @@ export async function readAnnotationStream(file: string, spec: RecordSpec, fs: n
     let got: WfdbAnnotation[]
     if (bytesRead === 0) {
       done = true
+      await fh.close() // before end(), which throws on a file cut inside an annotation
       got = parser.end()
-      await fh.close()
     } else got = parser.push(buf.subarray(0, bytesRead))
     if (got.length) last = got[got.length - 1].sample
     return got.map(toItem)
@@ -56,6 +58,11 @@ export async function readAnnotationStream(file: string, spec: RecordSpec, fs: n
       const out: AnnotationItem[] = []
       while (!done) out.push(...(await more()))
       return out
+    },
+    async close() {
+      if (done) return
+      done = true
+      await fh.close()
     },
   }
 }

@@ -10,7 +10,7 @@ import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath, type WfdbRecordPat
 import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'
 import { createWfdbDecoder, datFilesOf, toPhysicalMv, type WfdbDecoder } from '../formats/wfdb-signal.ts'
 import { selectWfdbSignals } from '../formats/wfdb-select.ts'
-import { readAnnotationStream } from './read-wfdb-annotations.ts'
+import { readAnnotationStream, type AnnotationStream } from './read-wfdb-annotations.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 
@@ -29,6 +29,7 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
   const header = await readWfdbHeaderFile(spec.path)
   const leads = selectWfdbSignals(header, spec.leads)
   const readers: DatReader[] = []
+  let notes: AnnotationStream | null = null
   try {
     readers.push(...(await openDats(rec, header, leads)))
     const framesOnDisk = Math.min(...readers.map((r) => r.framesOnDisk))
@@ -49,7 +50,7 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     }
 
     const annotator = opts.annotations ? spec.annotator : false
-    const notes = annotator ? await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, fs, ctx) : null
+    notes = annotator ? await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, fs, ctx) : null
     let pending: AnnotationItem[] = []
     for await (const { start, digital } of readDigitalBlocks(readers, total, Math.round(opts.blockSeconds * fs), ctx.signal)) {
       const n = digital.get(leads[0])!.length
@@ -62,8 +63,11 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
       }
       yield { kind: 'block', recordId: spec.id, fs, startSample: start, labels, leads: block }
     }
-    if (notes) yield* pending.concat(await notes.rest())
+    // What is left lies past the last sample read (a truncated .dat): no block holds it.
+    const past = notes ? pending.length + (await notes.rest()).length : 0
+    if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} reference annotations at or after sample ${total}, past the end of the signal read, were dropped`)
   } finally {
+    await notes?.close()
     for (const r of readers) await r.fh.close()
   }
 }

@@ -94,7 +94,7 @@ describe('runner', () => {
       name: 'boom', version: 1,
       async *transform(src, ctx) {
         for await (const item of src) {
-          if (ctx.recordId === 'b' && item.kind === 'tick' && (item as { i: number }).i === 3) throw new Error('bad sample')
+          if (ctx.recordId === 'b' && item.kind === 'tick' && (item as unknown as { i: number }).i === 3) throw new Error('bad sample')
           yield item
         }
       },
@@ -124,7 +124,7 @@ describe('runner', () => {
         for await (const item of src) {
           yield item
           if (item.kind !== 'tick') continue
-          const key = `${ctx.recordId}:${(item as { i: number }).i}`
+          const key = `${ctx.recordId}:${(item as unknown as { i: number }).i}`
           let answer = await journal.get<string>(key)
           if (answer === undefined) {
             paid.push(key)

@@ -1,0 +1,65 @@
+// Runs one command as a child process and measures its wall time and peak RSS. With GNU time
+// (/usr/bin/time) the peak is the kernel's ru_maxrss of the command itself (time execs it, so
+// it is the node/python process, not a shell); without it, the child is spawned directly and
+// /proc/<pid>/status VmHWM is polled every 10 ms (the last value read before it exits).
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+export const GNU_TIME = '/usr/bin/time'
+export const HAS_GNU_TIME = existsSync(GNU_TIME)
+
+export interface ChildMeasure {
+  wallSec: number
+  /** Peak resident set size in bytes. */
+  peakRssBytes: number
+  rssMethod: 'gnu-time' | 'proc-vmhwm'
+  stdout: string
+  stderr: string
+}
+
+/** Runs `cmd args` in `cwd`; rejects with the child's stderr when it exits non-zero. */
+export async function measureChild(cmd: string, args: string[], cwd: string): Promise<ChildMeasure> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-time-'))
+  const timeFile = path.join(tmp, 'time.txt')
+  try {
+    const argv = HAS_GNU_TIME ? [GNU_TIME, '-f', '%e %M', '-o', timeFile, cmd, ...args] : [cmd, ...args]
+    const t0 = performance.now()
+    const child = spawn(argv[0], argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s))
+    let hwm = 0
+    const poll = HAS_GNU_TIME ? null : setInterval(() => {
+      readFile(`/proc/${child.pid}/status`, 'utf8').then((s) => {
+        const m = /VmHWM:\s+(\d+) kB/.exec(s)
+        if (m) hwm = Math.max(hwm, Number(m[1]) * 1024)
+      }, () => undefined)
+    }, 10)
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject)
+      child.once('close', resolve)
+    })
+    const wallSec = (performance.now() - t0) / 1000
+    if (poll) clearInterval(poll)
+    if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`)
+    let peakRssBytes = hwm
+    if (HAS_GNU_TIME) {
+      const [, kb] = (await readFile(timeFile, 'utf8')).trim().split(/\s+/).map(Number)
+      peakRssBytes = kb * 1024
+    }
+    return { wallSec, peakRssBytes, rssMethod: HAS_GNU_TIME ? 'gnu-time' : 'proc-vmhwm', stdout, stderr }
+  } finally {
+    await rm(tmp, { recursive: true, force: true })
+  }
+}
+
+/** Median of a non-empty list. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
