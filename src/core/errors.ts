@@ -48,30 +48,42 @@ export interface ErrorContext {
 }
 
 /** The project's only error class: `code` is stable, `context` says where, `cause` keeps the original. */
+const BRAND = Symbol.for('holter-pipeline.PipelineError')
+
 export class PipelineError extends Error {
   readonly code: ErrorCode
   readonly context: ErrorContext
 
+  /**
+   * instanceof by brand, not by class identity: a user's stage plugin may load its own copy of
+   * this module (through 'holter-pipeline'), and its errors must still be recognized.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  }
+
   constructor(code: ErrorCode, message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
     super(message, options)
     this.name = 'PipelineError'
+    Object.defineProperty(this, BRAND, { value: true })
     this.code = code
     this.context = context
   }
 
-  /** One printable line: `file: offset N: message` plus stage and record when the runner added them. */
+  /** One printable line: `CODE: record R: stage S: file:line: byte N: yaml.path: message`, without repeating what the message already says. */
   toLine(): string {
     const c = this.context
-    const where: string[] = []
-    // Format modules often start their message with the file name already; do not repeat it.
-    if (c.file && !this.message.startsWith(`${c.file}:`)) where.push(c.line !== undefined ? `${c.file}:${c.line}` : c.file)
-    if (c.offset !== undefined) where.push(`byte ${c.offset}`)
-    if (c.yamlPath) where.push(c.yamlPath)
-    const who: string[] = []
-    if (c.recordId) who.push(`record ${c.recordId}`)
-    if (c.stage) who.push(`stage ${c.stage}`)
-    const prefix = [...who, ...where].join(': ')
-    return `${this.code}: ${prefix ? `${prefix}: ` : ''}${this.message}`
+    const says = (text: string) => this.message.includes(text)
+    const parts: string[] = []
+    if (c.recordId) parts.push(`record ${c.recordId}`)
+    if (c.stage) parts.push(`stage ${c.stage}`)
+    const fileSaid = c.file !== undefined && says(c.file)
+    if (c.file && !fileSaid) parts.push(c.line !== undefined ? `${c.file}:${c.line}` : c.file)
+    const offsetSaid = c.offset === undefined || says(`byte ${c.offset}`)
+    if (!offsetSaid && !fileSaid) parts.push(`byte ${c.offset}`)
+    if (c.yamlPath && !says(c.yamlPath)) parts.push(c.yamlPath)
+    const suffix = !offsetSaid && fileSaid ? ` (at byte ${c.offset})` : ''
+    return `${this.code}: ${parts.length ? `${parts.join(': ')}: ` : ''}${this.message}${suffix}`
   }
 }
 

@@ -53,6 +53,7 @@ export async function loadPluginStage(abs: string, options: Record<string, unkno
   if (!isFile) throw new PipelineError('E_PLUGIN', 'stage module not found (paths are relative to the dataset file)', where)
   let mod: { default?: unknown }
   try {
+    await ensureTypeScriptLoader()
     mod = (await import(pathToFileURL(abs).href)) as { default?: unknown }
   } catch (cause) {
     throw new PipelineError('E_PLUGIN', `stage module failed to load: ${(cause as Error).message?.split('\n')[0]}`, where, { cause })
@@ -71,4 +72,20 @@ export async function loadPluginStage(abs: string, options: Record<string, unkno
   }
   const sourceHash = createHash('sha256').update(await readFile(abs)).digest('hex')
   return { stage: value as Stage<unknown>, source: abs, sourceHash }
+}
+
+const TSX_FLAG = Symbol.for('holter-pipeline.tsx')
+
+/**
+ * Plugins may be TypeScript, or JavaScript that imports 'holter-pipeline' (whose entry is
+ * TypeScript). The CLI started from its bundle has no TypeScript loader, so tsx is registered
+ * the first time a plugin is loaded: a process-wide hook, registered at most once (the flag
+ * is process state by nature). Under vitest, TypeScript already loads.
+ */
+async function ensureTypeScriptLoader(): Promise<void> {
+  const g = globalThis as Record<symbol, unknown>
+  if (g[TSX_FLAG] || process.env.VITEST) return
+  const { register } = await import('tsx/esm/api')
+  register()
+  g[TSX_FLAG] = true
 }

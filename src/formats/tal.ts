@@ -49,17 +49,19 @@ function ascii(bytes: Uint8Array, start: number, end: number): string {
   return s
 }
 
+// Module-level rather than a closure in parseTalBlock: it runs for every data record.
+function talError(bytes: Uint8Array, file: string, recordIndex: number, p: number, expected: string): never {
+  throw new PipelineError(
+    'E_EDF_ANNOTATION',
+    `${file}: data record ${recordIndex}, byte ${p} of the annotation signal: expected ${expected}, found ${describe(bytes, p)}; the annotation list (TAL) is malformed, repair the file or read it without annotations`,
+    { file, field: 'EDF Annotations', offset: p, dataRecord: recordIndex },
+  )
+}
+
 /** Parses the bytes of one annotation signal in one data record. */
 export function parseTalBlock(
   bytes: Uint8Array, file: string, recordIndex: number,
 ): { recordOnsetSec: number | null; annotations: TalAnnotation[] } {
-  const fail = (p: number, expected: string): never => {
-    throw new PipelineError(
-      'E_EDF_ANNOTATION',
-      `${file}: data record ${recordIndex}, byte ${p} of the annotation signal: expected ${expected}, found ${describe(bytes, p)}; the annotation list (TAL) is malformed, repair the file or read it without annotations`,
-      { file, field: 'EDF Annotations', offset: p, dataRecord: recordIndex },
-    )
-  }
   const annotations: TalAnnotation[] = []
   let recordOnsetSec: number | null = null
   let first = true
@@ -70,30 +72,30 @@ export function parseTalBlock(
       p++
       continue
     }
-    if (bytes[p] !== PLUS && bytes[p] !== MINUS) fail(p, "'+' or '-' starting a TAL onset")
+    if (bytes[p] !== PLUS && bytes[p] !== MINUS) talError(bytes, file, recordIndex, p, "'+' or '-' starting a TAL onset")
     const onsetEnd = scanNumber(bytes, p + 1)
-    if (onsetEnd < 0) fail(p + 1, 'the digits of a TAL onset')
+    if (onsetEnd < 0) talError(bytes, file, recordIndex, p + 1, 'the digits of a TAL onset')
     const onsetSec = Number(ascii(bytes, p, onsetEnd))
     p = onsetEnd
     let durationSec: number | null = null
     if (bytes[p] === DURATION) {
       const end = scanNumber(bytes, p + 1)
-      if (end < 0) fail(p + 1, 'the digits of a TAL duration')
+      if (end < 0) talError(bytes, file, recordIndex, p + 1, 'the digits of a TAL duration')
       durationSec = Number(ascii(bytes, p + 1, end))
       p = end
     }
-    if (bytes[p] !== SEP) fail(p, '0x14 after the TAL onset (or 0x15 and a duration)')
+    if (bytes[p] !== SEP) talError(bytes, file, recordIndex, p, '0x14 after the TAL onset (or 0x15 and a duration)')
     p++
     const texts: string[] = []
     while (bytes[p] !== 0) {
-      if (p >= n) fail(p, '0x00 ending the TAL')
+      if (p >= n) talError(bytes, file, recordIndex, p, '0x00 ending the TAL')
       const start = p
       let isAscii = true
       while (p < n && bytes[p] !== SEP && bytes[p] !== 0) {
         if (bytes[p] >= 0x80) isAscii = false
         p++
       }
-      if (bytes[p] !== SEP) fail(p, '0x14 ending an annotation text')
+      if (bytes[p] !== SEP) talError(bytes, file, recordIndex, p, '0x14 ending an annotation text')
       texts.push(isAscii ? ascii(bytes, start, p) : utf8.decode(bytes.subarray(start, p)))
       p++
     }

@@ -31,7 +31,7 @@ export interface RecordSinkResult {
 export function createRecordSink(opts: RecordSinkOptions) {
   return async function recordSink(source: AsyncIterable<Item>, { signal }: { signal: AbortSignal }): Promise<RecordSinkResult> {
     await mkdir(opts.partsDir, { recursive: true })
-    const streams = new Map<string, WriteStream>()
+    const streams = new Map<string, Pending>()
     const counts: Record<string, number> = {}
     // A write error (disk full) fails the record; errors after we destroyed a stream on abort
     // are expected and only recorded, never left as unhandled 'error' events.
@@ -44,26 +44,44 @@ export function createRecordSink(opts: RecordSinkOptions) {
         opts.onItem?.(item)
         const kind = checkKind(item)
         if (opts.exclude.has(kind)) continue
-        let ws = streams.get(kind)
-        if (!ws) {
-          ws = createWriteStream(path.join(opts.partsDir, `${kind}.ndjson`))
+        let out = streams.get(kind)
+        if (!out) {
+          const ws = createWriteStream(path.join(opts.partsDir, `${kind}.ndjson`))
           ws.on('error', onError)
-          streams.set(kind, ws)
+          out = { ws, pending: '' }
+          streams.set(kind, out)
         }
         counts[kind] = (counts[kind] ?? 0) + 1
-        if (!ws.write(serializeItem(item, opts.decimals))) await once(ws, 'drain', { signal })
+        out.pending += serializeItem(item, opts.decimals)
+        // Small lines (annotations, beats) are batched: one write per ~64 KB, not per line.
+        if (out.pending.length >= BATCH_CHARS) await flush(out, signal)
         if (failure) throw failure
       }
-      await Promise.all([...streams.values()].map(async (ws) => {
-        ws.end()
-        await once(ws, 'close', { signal })
+      await Promise.all([...streams.values()].map(async (out) => {
+        await flush(out, signal)
+        out.ws.end()
+        await once(out.ws, 'close', { signal })
       }))
       if (failure) throw failure
       return { counts }
     } finally {
-      for (const ws of streams.values()) if (!ws.closed) ws.destroy()
+      for (const { ws } of streams.values()) if (!ws.closed) ws.destroy()
     }
   }
+}
+
+interface Pending {
+  ws: WriteStream
+  pending: string
+}
+
+const BATCH_CHARS = 64 * 1024
+
+async function flush(out: Pending, signal: AbortSignal): Promise<void> {
+  if (out.pending === '') return
+  const text = out.pending
+  out.pending = ''
+  if (!out.ws.write(text)) await once(out.ws, 'drain', { signal })
 }
 
 function checkKind(item: Item): string {

@@ -15,6 +15,8 @@ import type { EdfHeader } from '../formats/edf-header.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 
+const READ_BYTES = 1 << 20
+
 /** Yields the items of one EDF-family record. */
 export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: ReadContext): AsyncGenerator<Item> {
   const { header } = await readEdfHeaderFromFile(spec.path)
@@ -38,49 +40,67 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
     ...(spec.patient ? { patient: spec.patient } : {}),
   }
 
-  const perChunk = Math.max(1, Math.min(Math.round(opts.blockSeconds / (header.recordDurationSec || 1)), Math.floor((8 << 20) / header.recordBytes)))
+  const perBlock = Math.max(1, Math.min(Math.round(opts.blockSeconds / (header.recordDurationSec || 1)), Math.floor((8 << 20) / header.recordBytes)))
+  // Reads of about 1 MB into one reused buffer: thousands of small reads cost more in thread
+  // pool round trips than decoding does. Blocks are decoded into fresh arrays, so reusing the
+  // raw buffer is safe once a block has been yielded.
+  const perRead = perBlock * Math.max(1, Math.floor(READ_BYTES / (perBlock * header.recordBytes)))
+  const raw = new Uint8Array(Math.min(perRead, Math.max(1, nRecords)) * header.recordBytes)
   const fh = await open(file, 'r')
   let emitted = 0 // samples emitted so far (continuous numbering)
   let expectedOnset = 0 // seconds: where the next record starts if there is no gap
   let gapSec = 0
+  const notes: AnnotationItem[] = []
+  const isD = header.format.endsWith('+D')
   try {
-    for (let r0 = 0; r0 < nRecords; r0 += perChunk) {
+    for (let read0 = 0; read0 < nRecords; read0 += perRead) {
       ctx.signal.throwIfAborted()
-      const n = Math.min(perChunk, nRecords - r0)
-      const buf = Buffer.allocUnsafe(n * header.recordBytes)
-      const { bytesRead } = await fh.read(buf, 0, buf.length, header.headerBytes + r0 * header.recordBytes)
-      if (bytesRead < buf.length) throw new PipelineError('E_TRUNCATED', `file shrank while being read: expected ${buf.length} bytes of data records ${r0}..${r0 + n - 1}, found ${bytesRead}`, { file, offset: header.headerBytes + r0 * header.recordBytes })
-      // Split the chunk at EDF+D discontinuities so no block spans a gap.
-      let runStart = 0
-      const notes: AnnotationItem[] = []
-      for (let k = 0; k < n; k++) {
-        let onset = expectedOnset
-        const parsed = tals.map((t) => parseTalsOfRecord(buf, header, t, k, r0 + k))
-        if (parsed.length > 0 && parsed[0].recordOnsetSec !== null) onset = parsed[0].recordOnsetSec
-        // A first record that starts after the header's start time is a gap at sample 0 too.
-        if (header.format.endsWith('+D') && onset > expectedOnset + 1e-6) {
-          yield* flushRun(runStart, k)
-          yield { kind: 'gap', recordId: spec.id, startMs: Math.round(expectedOnset * 1000), endMs: Math.round(onset * 1000), atSample: emitted }
-          gapSec += onset - expectedOnset
-          runStart = k
+      const inRead = Math.min(perRead, nRecords - read0)
+      const want = inRead * header.recordBytes
+      const { bytesRead } = await fh.read(raw, 0, want, header.headerBytes + read0 * header.recordBytes)
+      if (bytesRead < want) throw new PipelineError('E_TRUNCATED', `file shrank while being read: expected ${want} bytes of data records ${read0}..${read0 + inRead - 1}, found ${bytesRead}`, { file, offset: header.headerBytes + read0 * header.recordBytes })
+      for (let b0 = 0; b0 < inRead; b0 += perBlock) {
+        const n = Math.min(perBlock, inRead - b0)
+        const chunk = raw.subarray(b0 * header.recordBytes, (b0 + n) * header.recordBytes)
+        // Split the block at EDF+D discontinuities so no block spans a gap.
+        let runStart = 0
+        for (let k = 0; k < n; k++) {
+          const recordIndex = read0 + b0 + k
+          let onset = expectedOnset
+          for (let t = 0; t < tals.length; t++) {
+            const parsed = parseTalsOfRecord(chunk, header, tals[t], k, recordIndex)
+            if (t === 0) {
+              if (parsed.recordOnsetSec !== null) onset = parsed.recordOnsetSec
+              // A first record that starts after the header's start time is a gap at sample 0 too.
+              if (isD && onset > expectedOnset + 1e-6) {
+                yield* flushRun(chunk, runStart, k)
+                yield { kind: 'gap', recordId: spec.id, startMs: Math.round(expectedOnset * 1000), endMs: Math.round(onset * 1000), atSample: emitted }
+                gapSec += onset - expectedOnset
+                runStart = k
+              }
+            }
+            if (opts.annotations) for (const a of parsed.annotations) for (const text of a.texts) notes.push(toAnnotation(spec.id, text, a.onsetSec, a.durationSec, fs, gapSec))
+          }
+          expectedOnset = onset + header.recordDurationSec
         }
-        if (opts.annotations) for (const p of parsed) for (const a of p.annotations) for (const text of a.texts) notes.push(toAnnotation(spec.id, text, a.onsetSec, a.durationSec, fs, gapSec))
-        expectedOnset = onset + header.recordDurationSec
-      }
-      yield* flushRun(runStart, n)
-
-      function* flushRun(from: number, to: number): Generator<Item> {
-        if (to <= from) return
-        notes.sort((a, b) => a.sample - b.sample)
-        yield* notes.splice(0, notes.length)
-        const part = buf.subarray(from * header.recordBytes, to * header.recordBytes)
-        const block = leads.map((i) => decodeEdfSignal(part, header, i, to - from))
-        yield { kind: 'block', recordId: spec.id, fs, startSample: emitted, labels, leads: block }
-        emitted += block[0].length
+        yield* flushRun(chunk, runStart, n)
       }
     }
   } finally {
     await fh.close()
+  }
+
+  /** Yields the annotations gathered so far, then the block of records [from, to) of `chunk`. */
+  function* flushRun(chunk: Uint8Array, from: number, to: number): Generator<Item> {
+    if (to <= from) return
+    if (notes.length > 0) {
+      notes.sort((a, b) => a.sample - b.sample)
+      yield* notes.splice(0, notes.length)
+    }
+    const part = chunk.subarray(from * header.recordBytes, to * header.recordBytes)
+    const block = leads.map((i) => decodeEdfSignal(part, header, i, to - from))
+    yield { kind: 'block', recordId: spec.id, fs, startSample: emitted, labels, leads: block }
+    emitted += block[0].length
   }
   if (truncation) ctx.warn('E_TRUNCATED', `${truncation}; the complete records were read`)
 }

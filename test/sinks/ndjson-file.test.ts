@@ -2,7 +2,6 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseNdjsonBuffer, readNdjson, repairNdjson } from '../../src/sinks/ndjson-file.ts'
-import { serializeItem } from '../../src/sinks/serialize.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 describe('NDJSON reading', () => {
@@ -38,18 +37,5 @@ describe('NDJSON reading', () => {
     appendFileSync(f, '{"c":3}\n')
     expect(readFileSync(f, 'utf8')).toBe('{"a":1}\n{"c":3}\n')
     expect((await readNdjson(path.join(dir, 'missing.ndjson'))).values).toEqual([])
-  })
-})
-
-describe('serializeItem', () => {
-  it('writes typed arrays as rounded number arrays and NaN as null', () => {
-    const line = serializeItem({ kind: 'window', samples: [Float32Array.of(0.145, -1.23456, NaN)], one: Float64Array.of(1 / 3) }, 4)
-    expect(line).toBe('{"kind":"window","samples":[[0.145,-1.2346,null]],"one":[0.3333]}\n')
-  })
-
-  it('leaves plain items untouched and never mutates the input', () => {
-    const item = { kind: 'x', a: [1, 2], b: { c: 'd' }, t: Int16Array.of(3) }
-    expect(serializeItem(item, 2)).toBe('{"kind":"x","a":[1,2],"b":{"c":"d"},"t":[3]}\n')
-    expect(item.t).toBeInstanceOf(Int16Array)
   })
 })
