@@ -12,8 +12,9 @@ const patientSchema = z.strictObject({
 
 export const recordSchema = z.strictObject({
   /** Stable id used in every item and output; defaults to the file's base name. */
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
-  path: z.string().min(1),
+  id: z.union([z.string(), z.number().int().min(0)]).transform(String).pipe(z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')).optional(),
+  /** A number is taken as text: WFDB records are often named by number (path: 100). */
+  path: z.union([z.string().min(1), z.number()]).transform(String),
   format: z.enum(['edf', 'wfdb']).optional(),
   leads: z.array(leadSelector).min(1).optional(),
   /** WFDB annotator extension (e.g. atr, qrs); false to skip reference annotations. */
@@ -50,8 +51,10 @@ export type RawDataset = z.infer<typeof datasetSchema>
 /** A record after defaults and path resolution. */
 export interface RecordSpec {
   id: string
-  /** Absolute path as given (EDF file, WFDB header or base path). */
+  /** Absolute path (EDF file, WFDB header or base path). */
   path: string
+  /** The path as the dataset file wrote it (relative to the dataset file), for outputs. */
+  source?: string
   format: 'edf' | 'wfdb'
   leads?: (string | number)[]
   annotator: string | false
@@ -65,6 +68,8 @@ export interface StageEntry {
   use: string
   options: Record<string, unknown>
   yamlPath: string
+  /** Line of the entry in the dataset file, for messages. */
+  line?: number
 }
 
 /** The validated dataset: everything the runner needs, paths absolute. */

@@ -31,10 +31,10 @@ export function parseDataset(text: string, file: string): Dataset {
   const raw = doc.toJS() as unknown
   const parsed = datasetSchema.safeParse(raw, { reportInput: true })
   if (!parsed.success) throw issueToError(parsed.error.issues[0], doc.contents as Node | null, lines, file)
-  return normalize(parsed.data, file)
+  return normalize(parsed.data, file, (segs) => lineOf(doc.contents as Node | null, segs, lines))
 }
 
-function normalize(raw: RawDataset, file: string): Dataset {
+function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | number)[]) => number | undefined): Dataset {
   const dir = path.dirname(path.resolve(file))
   const name = raw.name ?? path.basename(file).replace(/\.ya?ml$/i, '')
   const seen = new Map<string, number>()
@@ -45,11 +45,11 @@ function normalize(raw: RawDataset, file: string): Dataset {
       throw new PipelineError('E_CONFIG_VALUE', `duplicate record id "${id}" (also records[${seen.get(id)}]); give one of them an explicit "id"`, { file, yamlPath: `records[${i}]` })
     }
     seen.set(id, i)
-    return { id, path: abs, format: r.format ?? guessFormat(abs), leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
+    return { id, path: abs, source: r.path, format: r.format ?? guessFormat(abs), leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
   })
   const stages = raw.stages.map((s, i) => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }
-    return { ...entry, yamlPath: `stages[${i}]` }
+    return { ...entry, yamlPath: `stages[${i}]`, line: lineAt(['stages', i]) }
   })
   return {
     file: path.resolve(file),

@@ -27,7 +27,7 @@ export function isStagePath(use: string): boolean {
 export async function resolveStages(entries: StageEntry[], datasetFile: string, builtins: Record<string, Stage<any>>): Promise<ResolvedStage[]> {
   const out: ResolvedStage[] = []
   for (const entry of entries) {
-    const where = { file: datasetFile, yamlPath: entry.yamlPath }
+    const where = { file: datasetFile, yamlPath: entry.yamlPath, line: entry.line }
     let resolved: Omit<ResolvedStage, 'options'>
     if (isStagePath(entry.use)) {
       const abs = path.resolve(path.dirname(datasetFile), entry.use)
@@ -39,7 +39,7 @@ export async function resolveStages(entries: StageEntry[], datasetFile: string, 
       }
       resolved = { stage, source: 'builtin' }
     }
-    const optionsWhere = { file: datasetFile, yamlPath: `${entry.yamlPath}.options` }
+    const optionsWhere = { file: datasetFile, yamlPath: `${entry.yamlPath}.options`, line: entry.line }
     const options = resolved.stage.parseOptions ? resolved.stage.parseOptions(entry.options, optionsWhere) : entry.options
     out.push({ ...resolved, options })
   }
@@ -80,11 +80,12 @@ const TSX_FLAG = Symbol.for('holter-pipeline.tsx')
  * Plugins may be TypeScript, or JavaScript that imports 'holter-pipeline' (whose entry is
  * TypeScript). The CLI started from its bundle has no TypeScript loader, so tsx is registered
  * the first time a plugin is loaded: a process-wide hook, registered at most once (the flag
- * is process state by nature). Under vitest, TypeScript already loads.
+ * is process state by nature).
  */
 async function ensureTypeScriptLoader(): Promise<void> {
   const g = globalThis as Record<symbol, unknown>
-  if (g[TSX_FLAG] || process.env.VITEST) return
+  // Inside a vitest worker (not a child it spawns, which inherits VITEST=true) imports already transform TypeScript.
+  if (g[TSX_FLAG] || '__vitest_worker__' in globalThis) return
   const { register } = await import('tsx/esm/api')
   register()
   g[TSX_FLAG] = true

@@ -14,9 +14,9 @@ export function parseOptionsWith<S extends z.ZodType>(schema: S, raw: unknown, w
   const at = [where.yamlPath, ...issue.path.map(String)].filter(Boolean).join('.')
   if (issue.code === 'unrecognized_keys') {
     const allowed = schema instanceof z.ZodObject ? Object.keys(schema.shape).join(', ') : ''
-    throw new PipelineError('E_CONFIG_KEY', `unknown option "${issue.keys[0]}"; allowed options: ${allowed}`, { file: where.file, yamlPath: at })
+    throw new PipelineError('E_CONFIG_KEY', `unknown option "${issue.keys[0]}"; allowed options: ${allowed}`, { file: where.file, yamlPath: `${at}.${issue.keys[0]}`, line: where.line })
   }
   const input = (issue as { input?: unknown }).input
   const found = input === undefined ? '' : `, found ${JSON.stringify(input)}`
-  throw new PipelineError('E_CONFIG_VALUE', `${issue.message}${found}`, { file: where.file, yamlPath: at })
+  throw new PipelineError('E_CONFIG_VALUE', `${issue.message}${found}`, { file: where.file, yamlPath: at, line: where.line })
 }

@@ -9,6 +9,7 @@ import type { ItemJournal } from '../sinks/item-journal.ts'
 export interface OptionsSource {
   file: string
   yamlPath: string
+  line?: number
 }
 
 /** What a stage sees of the run while it transforms one record's stream. */

@@ -35,7 +35,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   }
   const spr = header.signals[leads[0]].samplesPerRecord
   yield {
-    kind: 'recording', recordId: spec.id, format: header.format, file, startTime: header.startTime, fs,
+    kind: 'recording', recordId: spec.id, format: header.format, file: spec.source ?? file, startTime: header.startTime, fs,
     durationSec: nRecords * header.recordDurationSec, totalSamples: nRecords * spr, labels, units: 'mV',
     ...(spec.patient ? { patient: spec.patient } : {}),
   }

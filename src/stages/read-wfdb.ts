@@ -45,7 +45,7 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     for (const i of leads) if (!header.signals[i].unitsKnown) ctx.warn('W_UNIT', `signal "${header.signals[i].label}": unit "${header.signals[i].units}" is not a voltage unit known to the reader; its values are kept unconverted`)
     const patient = spec.patient ?? (header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined)
     yield {
-      kind: 'recording', recordId: spec.id, format: 'WFDB', file: rec.headerPath, startTime: wfdbStartTime(header), fs,
+      kind: 'recording', recordId: spec.id, format: 'WFDB', file: spec.source ?? rec.headerPath, startTime: wfdbStartTime(header), fs,
       durationSec: total / fs, totalSamples: total, labels, units: 'mV', ...(patient ? { patient } : {}),
     }
 

@@ -139,14 +139,13 @@ describe.concurrent('pipeline run: bad dataset files', () => {
   it('unknown key in stage options: E_CONFIG_KEY naming the option path and the allowed options', async () => {
     const file = dataset('opt.yaml', 'records:\n  - path: a.edf\nstages:\n  - use: read\n    options: {onTruncate: fail}\n')
     const line = errorLine(await runCli(['run', file, '--out', at('out-opt')]), 'E_CONFIG_KEY')
-    // (src/core/stage-options.ts names the options object, not the key itself, and gives no line.)
-    expect(line).toContain(`${file}: stages[0].options: unknown option "onTruncate"; allowed options: blockSeconds, onTruncated, annotations`)
+    expect(line).toContain(`${file}:4: stages[0].options.onTruncate: unknown option "onTruncate"; allowed options: blockSeconds, onTruncated, annotations`)
   })
 
   it('unknown stage name: E_STAGE_UNKNOWN listing the built-in stages', async () => {
     const file = dataset('stage.yaml', 'records:\n  - path: a.edf\nstages: [read, filterz]\n')
     const line = errorLine(await runCli(['run', file, '--out', at('out-stage')]), 'E_STAGE_UNKNOWN')
-    expect(line).toContain(`${file}: stages[1]: unknown stage "filterz"; built-in stages: read, segment`)
+    expect(line).toContain(`${file}:3: stages[1]: unknown stage "filterz"; built-in stages: read, segment`)
   })
 
   it('a plugin module without a default export: E_PLUGIN', async () => {

@@ -22,7 +22,7 @@ describe('dataset files', () => {
     expect(d.output).toEqual({ exclude: ['block'], decimals: 4 })
     expect(d.records[0]).toMatchObject({ id: '100', path: '/data/rec/100', format: 'wfdb', annotator: 'atr', annotatorExplicit: false })
     expect(d.records[1]).toMatchObject({ id: 'a', path: '/data/x/a.EDF', format: 'edf', leads: ['ECG', 1] })
-    expect(d.stages).toEqual([{ use: 'read', options: {}, yamlPath: 'stages[0]' }])
+    expect(d.stages).toEqual([{ use: 'read', options: {}, yamlPath: 'stages[0]', line: 5 }])
     expect(d.out).toBe(path.resolve('runs', 'set'))
   })
 
@@ -42,7 +42,7 @@ describe('dataset files', () => {
 
   it.each([
     ['invalid YAML', 'records: [\n', 'E_CONFIG_YAML', undefined],
-    ['a wrong type', 'records:\n  - path: 3\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].path'],
+    ['a wrong type', 'records:\n  - path: [a]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].path'],
     ['an unknown format', 'records:\n  - path: a\n    format: mp3\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].format'],
     ['no records', 'stages: [read]\n', 'E_CONFIG_VALUE', 'records'],
     ['a bad concurrency', 'records: [{path: a}]\nconcurrency: {records: 0}\nstages: [read]\n', 'E_CONFIG_VALUE', 'concurrency.records'],
@@ -55,7 +55,12 @@ describe('dataset files', () => {
   })
 
   it('says what was found for a wrong type', () => {
-    expect(fails('records:\n  - path: 3\nstages: [read]\n').message).toBe('expected string, found 3')
+    expect(fails('records: [{path: a}]\nconcurrency: {records: two}\nstages: [read]\n').message).toBe('expected number, found "two"')
+  })
+
+  it('takes a numeric record path or id as text (WFDB records are named by number)', () => {
+    const d = parseDataset('records:\n  - path: 100\n    id: 7\nstages: [read]\n', '/data/set.yaml')
+    expect(d.records[0]).toMatchObject({ id: '7', path: '/data/100', source: '100' })
   })
 
   it('lists allowed keys at any path of the schema', () => {
