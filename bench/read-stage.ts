@@ -35,3 +35,4 @@ const ms = results.map((r) => r.ms).sort((a, b) => a - b)
 const r = results[0]
 console.log(`${path.relative(process.cwd(), file)}: ${r.blocks} blocks, ${r.samples} samples per lead, ${r.annotations} annotations`)
 console.log(`read stage: median ${(ms[Math.floor(ms.length / 2)] / 1000).toFixed(3)} s of ${runs} runs (${ms.map((x) => (x / 1000).toFixed(3)).join(', ')}); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`)
+console.log(JSON.stringify({ readSec: ms[Math.floor(ms.length / 2)] / 1000, annotations: r.annotations, samples: r.samples }))

@@ -15,7 +15,7 @@ export interface RunMeasure {
 
 export interface CaseResult {
   name: string
-  mode: 'read' | 'segment' | 'mne'
+  mode: 'read' | 'segment' | 'mne' | 'stage'
   file: string
   durationSec: number
   inputBytes: number
@@ -62,8 +62,10 @@ export function evaluateTargets(r: Report): Target[] {
   const label = mne?.readSec !== undefined ? `MNE read_raw_edf(preload=True) measured here, median ${sec(mneSec)} s` : `MNE ${ANCHOR_MNE_24H_SEC} s from anchors.md (NOT measured here)`
   if (ours) {
     out.push({ target: `read 24 h with annotations >= 5x faster than MNE: whole pipeline process (startup included) vs ${label}`, measured: `${sec(ours.wallSec)} s, ${(mneSec / ours.wallSec).toFixed(2)}x`, holds: mneSec / ours.wallSec >= 5 })
-    if (ours.inRunSec !== undefined) out.push({ target: `same, runner time only (no node/tsx startup, like MNE's timing without imports)`, measured: `${sec(ours.inRunSec)} s, ${(mneSec / ours.inRunSec).toFixed(2)}x`, holds: mneSec / ours.inRunSec >= 5 })
+    if (ours.inRunSec !== undefined) out.push({ target: `same, runner time only (no node startup; includes writing the annotation NDJSON)`, measured: `${sec(ours.inRunSec)} s, ${(mneSec / ours.inRunSec).toFixed(2)}x`, holds: mneSec / ours.inRunSec >= 5 })
   }
+  const stage = get('stage-24h')?.median
+  if (stage?.readSec !== undefined) out.push({ target: `read stage alone (blocks in mV + annotation items, nothing written), the equivalent of MNE's preload read, vs ${label}`, measured: `${sec(stage.readSec)} s, ${(mneSec / stage.readSec).toFixed(2)}x`, holds: mneSec / stage.readSec >= 5 })
   return out
 }
 

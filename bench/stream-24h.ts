@@ -29,7 +29,7 @@ const STAGES = {
   read: ['  - read', 'output:', '  exclude: [block]'],
   segment: ['  - read', '  - use: segment', '    options: {window: 10, step: 10}', 'output:', '  exclude: [block]'],
 }
-type Mode = keyof typeof STAGES | 'mne'
+type Mode = keyof typeof STAGES | 'mne' | 'stage'
 
 /** Writes the dataset YAML of one case into bench/data and returns its path. */
 async function writeDataset(name: string, mode: keyof typeof STAGES, edf: string): Promise<string> {
@@ -70,6 +70,8 @@ for (const f of TILED_FILES) {
     const name = `${mode}-${f.name}`
     cases.push({ name, mode, file: f, yaml: await writeDataset(name, mode, f.file) })
   }
+  // The read stage alone, in process, items pulled and dropped: what MNE's preload read does.
+  cases.push({ name: `stage-${f.name}`, mode: 'stage', file: f })
   if (mneVersion) cases.push({ name: `mne-${f.name}`, mode: 'mne', file: f })
 }
 
@@ -84,6 +86,10 @@ for (let round = 1; round <= runs; round++) {
       const m = await measureChild(MNE_PYTHON, [path.join(here, 'mne-read.py'), c.file.file], root)
       const out = JSON.parse(m.stdout.trim().split('\n').at(-1)!)
       r.runs.push({ wallSec: m.wallSec, peakRssBytes: m.peakRssBytes, readSec: out.readSec[0], counts: { annotation: out.annotations } })
+    } else if (c.mode === 'stage') {
+      const m = await measureChild(process.execPath, ['--import', 'tsx', path.join(here, 'read-stage.ts'), c.file.file, '--runs', '1'], root)
+      const out = JSON.parse(m.stdout.trim().split('\n').at(-1)!)
+      r.runs.push({ wallSec: m.wallSec, peakRssBytes: m.peakRssBytes, readSec: out.readSec, counts: { annotation: out.annotations } })
     } else {
       const runDir = path.join(DATA_DIR, 'runs', c.name)
       const m = await measureChild(process.execPath, ['bin/pipeline.js', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES, type ErrorCode } from '../../src/core/errors.ts'
-import { runCli, type CliResult } from '../helpers/cli.ts'
+import { runCli, type Exit as CliResult } from '../helpers/child.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'cli-errors-'))

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { readEdfHeaderFromFile } from '../../src/formats/edf-file.ts'
-import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec, recordingOf, runCli, type CliResult } from '../helpers/cli.ts'
+import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec, recordingOf } from '../helpers/read-record.ts'
+import { runCli, type Exit as CliResult } from '../helpers/child.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'convert-'))

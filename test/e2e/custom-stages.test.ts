@@ -17,7 +17,7 @@ describe('custom stages example', () => {
     const fromBundle = path.join(work, 'bundle')
     const fromSource = path.join(work, 'source')
     const a = await runCli(['run', dataset, '--out', fromBundle])
-    const b = await runCli(['run', dataset, '--out', fromSource], { HOLTER_PIPELINE_FROM_SOURCE: '1' })
+    const b = await runCli(['run', dataset, '--out', fromSource], { env: { HOLTER_PIPELINE_FROM_SOURCE: '1' } })
     expect(a.code, a.stderr).toBe(0)
     expect(b.code, b.stderr).toBe(0)
     const rr = lines(path.join(fromBundle, 'rr.ndjson')).map((l) => JSON.parse(l))

@@ -18,20 +18,25 @@ export interface Started {
   exit: Promise<Exit>
 }
 
-/** Starts `pipeline <args>` in the project root. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/pipeline.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export interface CliOptions {
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/** Starts `pipeline <args>` (from the project root unless `cwd` is given). */
+export function startCli(args: string[], opts: CliOptions = {}): Started {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/pipeline.js'), ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout!.on('data', (d) => (stdout += d))
-  child.stderr!.on('data', (d) => (stderr += d))
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   const exit = new Promise<Exit>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
   return { child, exit }
 }
 
-/** Runs `pipeline <args>` to the end. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
-  return startCli(args, env).exit
+/** Runs `pipeline <args>` to the end; never throws on a non-zero exit. */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<Exit> {
+  return startCli(args, opts).exit
 }
 
 /** Lines of an NDJSON file written so far (a torn last line is ignored). */

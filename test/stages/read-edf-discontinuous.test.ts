@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { encodeDataRecord, encodeEdfHeader } from '../../src/formats/edf-writer.ts'
 import { encodeTalBlock, type TalAnnotation } from '../../src/formats/tal.ts'
 import type { Item } from '../../src/core/items.ts'
-import { annotationsOf, blocksOf, gapsOf, readRecord, recordSpec, recordingOf } from '../helpers/cli.ts'
+import { annotationsOf, blocksOf, gapsOf, readRecord, recordSpec, recordingOf } from '../helpers/read-record.ts'
 
 const FS = 100
 const tmp = mkdtempSync(path.join(tmpdir(), 'read-edf-d-'))

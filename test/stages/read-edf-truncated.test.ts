@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
-import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/cli.ts'
+import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 // mitbih100_30min.edf: 1024 header bytes, 1800 data records of 1480 bytes (2 x 360 samples + 40 TAL bytes).

@@ -9,7 +9,7 @@ import edfdecoder from 'edfdecoder'
 import { afterAll, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { readEdfHeaderFromFile } from '../../src/formats/edf-file.ts'
-import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/cli.ts'
+import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const EDF_DIR = 'data/edf'

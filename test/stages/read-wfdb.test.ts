@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import type { Item } from '../../src/core/items.ts'
-import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/cli.ts'
+import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 function goldenLead0(rec: string): Float32Array {

@@ -1,8 +1,5 @@
-// How tests drive the project from the outside: `runCli` runs `node bin/pipeline.js ...` in a
-// child process (exit code, stdout, stderr; never throws on a non-zero exit), and `readRecord`
-// pushes one record through the built-in `read` stage in process with a hand-made StageContext,
-// collecting every item and every ctx.warn call.
-import { spawn } from 'node:child_process'
+// `readRecord` pushes one record through the built-in `read` stage in process with a hand-made
+// StageContext, collecting every item and every ctx.warn call. (`runCli` lives in child.ts.)
 import path from 'node:path'
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
 import type { RecordSpec } from '../../src/core/config-schema.ts'
@@ -11,29 +8,6 @@ import { guessFormat } from '../../src/core/config.ts'
 import read from '../../src/stages/read.ts'
 import type { ReadOptions } from '../../src/stages/read-options.ts'
 import { ROOT } from './shared.ts'
-
-export interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the CLI with `args` from the project root; resolves when the process exits. */
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/pipeline.js'), ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s))
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 export interface Warning {
   code: string
