@@ -1,21 +1,21 @@
 // Opens a run directory for a dataset: a new one is created; an existing one is resumed only
 // when it was made by the same config and its inputs are unchanged, otherwise the run refuses to
 // mix results (issue 2, point 4) unless `restart` discards what is there.
-import { mkdir, readdir, rm } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from './errors.ts'
 import { readManifest, type Manifest, type InputFile } from '../sinks/manifest.ts'
+import { LOCK_FILE } from '../sinks/run-lock.ts'
 
-/** Prepares `runDir`; returns the previous manifest when resuming, null for a fresh run. */
+/** Prepares `runDir` (created and locked by the caller); returns the previous manifest when resuming, null for a fresh run. */
 export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean): Promise<Manifest | null> {
-  await mkdir(runDir, { recursive: true })
   const previous = await readManifest(runDir)
   if (restart) {
-    for (const name of await readdir(runDir)) await rm(path.join(runDir, name), { recursive: true, force: true })
+    for (const name of await readdir(runDir)) if (name !== LOCK_FILE) await rm(path.join(runDir, name), { recursive: true, force: true })
     return null
   }
   if (!previous) {
-    const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.'))
+    const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
     if (leftovers.length > 0) {
       throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out or pass --restart to empty it`, { file: runDir })
     }

@@ -10,9 +10,9 @@
 //                      v
 //                 <kind>.ndjson + checkpoints.ndjson (+ progress.ndjson, manifest.json)
 import path from 'node:path'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { forEachBounded } from './bounded.ts'
-import { isAbortError, withContext, type PipelineError } from './errors.ts'
+import { isAbortError, PipelineError, withContext } from './errors.ts'
 import { configForHash, hashConfig } from './config-hash.ts'
 import { openRunDir } from './run-dir.ts'
 import { runRecord, type RecordRunResult } from './run-record.ts'
@@ -23,6 +23,7 @@ import { TOOL } from './version.ts'
 import { openCheckpointStore } from '../sinks/checkpoint-store.ts'
 import { openItemJournal, type ItemJournal } from '../sinks/item-journal.ts'
 import { openProgressLog } from '../sinks/progress-log.ts'
+import { acquireRunLock } from '../sinks/run-lock.ts'
 import { writeManifest, type InputFile, type Manifest } from '../sinks/manifest.ts'
 
 export interface RecordProbe {
@@ -51,8 +52,22 @@ export interface RunResult {
 
 type Outcome = { ok: true; result: RecordRunResult } | { ok: false; error: PipelineError } | { aborted: true } | { skip: true }
 
-/** Runs (or resumes) a dataset into its run directory. */
+/** Runs (or resumes) a dataset into its run directory, holding the directory's lock throughout. */
 export async function runDataset(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
+  try {
+    await mkdir(opts.runDir, { recursive: true })
+  } catch (cause) {
+    throw new PipelineError('E_IO', `cannot create the run directory: ${(cause as Error).message}; choose another --out`, { file: opts.runDir }, { cause })
+  }
+  const release = await acquireRunLock(opts.runDir)
+  try {
+    return await runLocked(dataset, stages, opts)
+  } finally {
+    await release()
+  }
+}
+
+async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
   const { runDir } = opts
   // A failed commit (disk full...) stops the whole run like an interrupt, then is rethrown.
   const internal = new AbortController()

@@ -169,6 +169,17 @@ describe('runner', () => {
     await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: path.join(dir, 'x'), signal: new AbortController().signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CONFIG_CHANGED' })
   })
 
+  it('lets one run at a time write a run directory, and takes over a stale lock', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    writeFileSync(path.join(dir, 'run.lock'), `${process.ppid}\n`) // a live process that is not us
+    await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_RUN_LOCKED', message: expect.stringContaining(`pid ${process.ppid}`) })
+    writeFileSync(path.join(dir, 'run.lock'), '2147483646\n') // no such process: left by a killed run
+    const r = await runDataset(dataset(['a']), resolved(source(1)), { runDir: dir, signal, probe: noProbe })
+    expect(r.status).toBe('finished')
+    expect(readdirSync(dir)).not.toContain('run.lock')
+  })
+
   it('rejects items without a usable kind, naming the rule', async () => {
     const bad = defineStage({ name: 'bad', version: 1, async *transform() { yield { kind: 'Progress!', recordId: 'a' } as Item } })
     const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
