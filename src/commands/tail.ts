@@ -11,6 +11,7 @@ import { PROGRESS_FILE } from '../sinks/progress-log.ts'
 import { CHECKPOINT_FILE, type CheckpointLine } from '../sinks/checkpoint-store.ts'
 import { readNdjson } from '../sinks/ndjson-file.ts'
 import { createLiveView } from './live-view.ts'
+import { isProcessAlive } from '../core/process-alive.ts'
 
 export interface TailOptions {
   out: NodeJS.WritableStream & { isTTY?: boolean }
@@ -45,7 +46,7 @@ export async function tailRun(runDir: string, opts: TailOptions): Promise<number
         view.final(renderProgress(state))
         return state.ended === 'finished' ? 0 : 1
       }
-      if (state.pid && !isAlive(state.pid)) {
+      if (state.pid && !isProcessAlive(state.pid)) {
         // A killed run wrote no run-end; its checkpoints are the truth about what is done.
         const final = await fromCheckpoints({ ...state, ended: 'interrupted', active: new Map() }, runDir)
         view.final([...renderProgress(final), `the run (pid ${state.pid}) stopped without finishing; run the same 'pipeline run' command again to resume`])
@@ -91,13 +92,4 @@ async function fromCheckpoints(state: ProgressState, runDir: string): Promise<Pr
     for (const [k, n] of Object.entries(c.counts)) items[k] = (items[k] ?? 0) + n
   }
   return { ...state, doneRecords: done.size, doneSeconds: seconds, items }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

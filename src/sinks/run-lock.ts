@@ -4,6 +4,7 @@
 import { open, readFile, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
+import { isProcessAlive } from '../core/process-alive.ts'
 
 export const LOCK_FILE = 'run.lock'
 
@@ -22,20 +23,11 @@ export async function acquireRunLock(runDir: string): Promise<() => Promise<void
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new PipelineError('E_IO', `cannot create ${LOCK_FILE}: ${(err as Error).message}`, { file }, { cause: err })
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
         throw new PipelineError('E_RUN_LOCKED', `another 'pipeline run' (pid ${pid}) is writing to this run directory; wait for it to end, follow it with 'pipeline tail', or stop it first`, { file: runDir })
       }
       await unlink(file).catch(() => undefined)
     }
   }
   throw new PipelineError('E_RUN_LOCKED', `could not take ${LOCK_FILE}: another process keeps creating it`, { file: runDir })
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

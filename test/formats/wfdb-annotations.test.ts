@@ -4,6 +4,7 @@ import { PipelineError } from '../../src/core/errors.ts'
 import { createMitAnnotationParser, isBeatCode, wfdbAnnotationSymbol } from '../../src/formats/wfdb-annotations.ts'
 import type { WfdbAnnotation } from '../../src/formats/wfdb-annotations.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { thrown } from '../helpers/thrown.ts'
 
 function parseAll(bytes: Uint8Array, size = bytes.length, fs?: number): WfdbAnnotation[] {
   const parser = createMitAnnotationParser('test.atr', { fs })
@@ -39,15 +40,6 @@ function mit(...items: ([number, number] | ['skip', number] | ['aux', string] | 
   return Uint8Array.from(b)
 }
 
-function thrown(fn: () => unknown): PipelineError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(PipelineError)
-    return err as PipelineError
-  }
-  throw new Error('expected a PipelineError, nothing was thrown')
-}
 
 describe('annotation codes', () => {
   it('maps codes to the mnemonics of WFDB ecgstr()', () => {

@@ -4,16 +4,8 @@ import { PipelineError } from '../../src/core/errors.ts'
 import { parseWfdbHeader, wfdbBytesPerFrame, wfdbStartTime } from '../../src/formats/wfdb-header.ts'
 import { parseWfdbAgeSex } from '../../src/formats/wfdb-comments.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { thrown } from '../helpers/thrown.ts'
 
-function thrown(fn: () => unknown): PipelineError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(PipelineError)
-    return err as PipelineError
-  }
-  throw new Error('expected a PipelineError, nothing was thrown')
-}
 
 describeShared('parseWfdbHeader on real records', () => {
   const read = (rel: string) => parseWfdbHeader(readFileSync(sharedPath(rel), 'utf8'), rel)

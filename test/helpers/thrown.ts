@@ -1,0 +1,14 @@
+// The PipelineError a function throws (fails the test when it throws nothing or something else).
+import { expect } from 'vitest'
+import { PipelineError } from '../../src/core/errors.ts'
+
+/** Calls `fn` and returns the PipelineError it threw. */
+export function thrown(fn: () => unknown): PipelineError {
+  try {
+    fn()
+  } catch (err) {
+    expect(err).toBeInstanceOf(PipelineError)
+    return err as PipelineError
+  }
+  throw new Error('expected a PipelineError, nothing was thrown')
+}
