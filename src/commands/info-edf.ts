@@ -2,6 +2,7 @@
 // whole data records) to count annotations; truncation is reported as the reader reports it.
 import { open } from 'node:fs/promises'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
+import { looksLikeEcg } from '../formats/edf-select.ts'
 import { describeTruncation, parseTalsOfRecord } from '../stages/read-edf.ts'
 import type { RecordingInfo } from './info.ts'
 
@@ -39,10 +40,11 @@ export async function describeEdf(file: string): Promise<RecordingInfo> {
   const p = h.patientFields
   return {
     file, format: h.format, startTime: h.startTime, durationSec: n * h.recordDurationSec,
-    samples: n * (h.signals.find((s) => !s.isAnnotation)?.samplesPerRecord ?? 0),
+    // Signals may have different rates: the headline count is the ECG's (or the first signal's).
+    samples: n * ((h.signals.find((s) => !s.isAnnotation && looksLikeEcg(s)) ?? h.signals.find((s) => !s.isAnnotation))?.samplesPerRecord ?? 0),
     patient: p ? { code: p.code, sex: p.sex, birthdate: p.birthdate, name: p.name } : { identification: h.patient },
     signals: h.signals.filter((s) => !s.isAnnotation).map((s) => ({
-      index: s.index, label: s.label, fs: s.sampleRate, units: s.physicalDimension, physicalMin: s.physicalMin, physicalMax: s.physicalMax,
+      index: s.index, label: s.label, fs: s.sampleRate, units: s.physicalDimension, samples: n * s.samplesPerRecord, physicalMin: s.physicalMin, physicalMax: s.physicalMax,
       digitalMin: s.digitalMin, digitalMax: s.digitalMax, ...(s.transducer ? { transducer: s.transducer } : {}), ...(s.prefiltering ? { prefiltering: s.prefiltering } : {}),
     })),
     annotations: { file: tals.length ? file : null, count, byType: Object.keys(byType).length <= 30 ? byType : undefined },

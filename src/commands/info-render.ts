@@ -15,8 +15,9 @@ export function renderInfo(info: RecordingInfo): string {
   lines.push(`signals:     ${info.signals.length}`)
   for (const s of info.signals) {
     const phys = s.physicalMin === null ? 'physical range not declared' : `physical ${s.physicalMin} .. ${s.physicalMax} ${s.units}`
-    const extra = Object.entries(s).filter(([k]) => !['index', 'label', 'fs', 'units', 'physicalMin', 'physicalMax', 'digitalMin', 'digitalMax'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')
-    lines.push(`  ${String(s.index).padStart(2)}  ${JSON.stringify(s.label).padEnd(18)} ${s.fs} Hz, ${phys}, digital ${s.digitalMin} .. ${s.digitalMax}${extra ? `, ${extra}` : ''}`)
+    const extra = Object.entries(s).filter(([k]) => !['index', 'label', 'fs', 'samples', 'units', 'physicalMin', 'physicalMax', 'digitalMin', 'digitalMax'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')
+    const samples = s.samples !== undefined && s.samples !== info.samples ? ` (${s.samples} samples)` : ''
+    lines.push(`  ${String(s.index).padStart(2)}  ${JSON.stringify(s.label).padEnd(18)} ${s.fs} Hz${samples}, ${phys}, digital ${s.digitalMin} .. ${s.digitalMax}${extra ? `, ${extra}` : ''}`)
   }
   const a = info.annotations
   lines.push(`annotations: ${a.file === null ? 'none' : `${a.count}${a.beats !== undefined ? ` (${a.beats} beats)` : ''} in ${a.file}`}`)

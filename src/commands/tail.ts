@@ -1,7 +1,7 @@
 // `pipeline tail <runDir>`: follows a run's progress.ndjson from another terminal and shows the
 // same view as the run itself; exits when the run ends (or when its process is gone without
 // having ended it), and on a finished run prints the final state at once.
-import { open, stat } from 'node:fs/promises'
+import { open, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { PipelineError } from '../core/errors.ts'
@@ -31,6 +31,8 @@ export async function tailRun(runDir: string, opts: TailOptions): Promise<number
   let state: ProgressState = emptyProgress()
   let offset = 0
   let pending = ''
+  let lineNo = 0
+  let skipped = 0
   try {
     for (;;) {
       const { size } = await fh.stat()
@@ -40,7 +42,16 @@ export async function tailRun(runDir: string, opts: TailOptions): Promise<number
         offset = size
         const lines = (pending + buf.toString('utf8')).split('\n')
         pending = lines.pop() ?? ''
-        for (const line of lines) if (line.trim()) state = applyProgress(state, JSON.parse(line) as ProgressEvent)
+        for (const line of lines) {
+          lineNo++
+          if (!line.trim()) continue
+          try {
+            state = applyProgress(state, JSON.parse(line) as ProgressEvent)
+          } catch {
+            // A torn line left by a crash (the next run cuts it off); say so once and go on.
+            if (!skipped++) opts.out.write(`warning: ${file}:${lineNo}: skipped a line that is not valid JSON\n`)
+          }
+        }
       }
       if (state.ended) {
         view.final(renderProgress(state))
@@ -67,9 +78,15 @@ export async function tailRun(runDir: string, opts: TailOptions): Promise<number
 
 async function waitForFile(file: string, waitMs: number, interval: number, opts: TailOptions): Promise<void> {
   const deadline = Date.now() + waitMs
+  const dir = path.dirname(file)
   let told = false
   for (;;) {
     if (await stat(file).then(() => true, () => false)) return
+    // A folder with other things in it and no manifest is not a run that is about to start.
+    const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOTDIR' ? ['(a file)'] : []))
+    if (entries.length > 0 && !entries.includes('manifest.json') && !entries.includes('run.lock')) {
+      throw new PipelineError('E_FILE_MISSING', `not a run directory (no ${PROGRESS_FILE} or manifest.json); name the --out directory of a 'pipeline run'`, { file: dir })
+    }
     if (Date.now() > deadline) {
       throw new PipelineError('E_FILE_MISSING', `no run found (no ${PROGRESS_FILE} after waiting ${Math.round(waitMs / 1000)} s); start one with 'pipeline run <dataset.yaml> --out <runDir>'`, { file: path.dirname(file) })
     }

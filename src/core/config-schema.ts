@@ -12,7 +12,8 @@ const patientSchema = z.strictObject({
 
 export const recordSchema = z.strictObject({
   /** Stable id used in every item and output; defaults to the file's base name. */
-  id: z.union([z.string(), z.number().int().min(0)]).transform(String).pipe(z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')).optional(),
+  // Not only dots: an id names folders (.parts/<id>, media/<id>), and ".." would climb out.
+  id: z.union([z.string(), z.number().int().min(0)]).transform(String).pipe(z.string().regex(/^(?!\.+$)[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only, not only dots')).optional(),
   /** A number is taken as text: WFDB records are often named by number (path: 100). */
   path: z.union([z.string().min(1), z.number()]).transform(String),
   format: z.enum(['edf', 'wfdb']).optional(),

@@ -7,20 +7,25 @@ import { PipelineError } from './errors.ts'
 import { readManifest, type Manifest, type InputFile } from '../sinks/manifest.ts'
 import { LOCK_FILE } from '../sinks/run-lock.ts'
 
+const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts'])
+
 /** Prepares `runDir` (created and locked by the caller); returns the previous manifest when resuming, null for a fresh run. */
 export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean): Promise<Manifest | null> {
   const previous = await readManifest(runDir)
-  if (restart) {
-    for (const name of await readdir(runDir)) if (name !== LOCK_FILE) await rm(path.join(runDir, name), { recursive: true, force: true })
-    return null
+  const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
+  if (!previous && leftovers.length > 0) {
+    // Never clear a folder that is not a run directory, even with --restart: `--out .` or a
+    // mistyped path must not cost a user their files.
+    throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out (--restart only clears run directories)`, { file: runDir })
   }
-  if (!previous) {
-    const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
-    if (leftovers.length > 0) {
-      throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out or pass --restart to empty it`, { file: runDir })
+  if (restart) {
+    // Only what a run writes: outputs and bookkeeping (*.ndjson), the manifest, journals, media, parts.
+    for (const name of await readdir(runDir)) {
+      if (name.endsWith('.ndjson') || RUN_ENTRIES.has(name)) await rm(path.join(runDir, name), { recursive: true, force: true })
     }
     return null
   }
+  if (!previous) return null
   if (previous.configHash !== configHash) {
     throw new PipelineError('E_CONFIG_CHANGED', `this run directory holds results of a different dataset config (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)}); pass --restart to discard them, or --out to write elsewhere`, { file: path.join(runDir, 'manifest.json') })
   }

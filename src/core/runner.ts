@@ -72,7 +72,12 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   // A failed commit (disk full...) stops the whole run like an interrupt, then is rethrown.
   const internal = new AbortController()
   const signal = AbortSignal.any([opts.signal, internal.signal])
-  const probes = await Promise.all(dataset.records.map((r) => opts.probe(r).catch((): RecordProbe => ({ durationSec: 0, files: [] }))))
+  // Headers only, a few at a time (thousands of records must not exhaust file handles). A record
+  // whose header is bad is probed as empty here; reading it fails with the reader's message.
+  const probes: RecordProbe[] = dataset.records.map(() => ({ durationSec: 0, files: [] }))
+  await forEachBounded(dataset.records, 8, async (r, i) => {
+    probes[i] = await opts.probe(r).catch((): RecordProbe => ({ durationSec: 0, files: [] }))
+  })
   const inputs = dataset.records.map((r, i) => ({ recordId: r.id, files: probes[i].files }))
   const config = configForHash(dataset, stages)
   const configHash = hashConfig(config)
@@ -91,7 +96,7 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   }
   await writeManifest(runDir, manifest)
 
-  const log = openProgressLog(runDir, opts.onEvent)
+  const log = await openProgressLog(runDir, opts.onEvent)
   const now = () => new Date().toISOString()
   const doneItems: Record<string, number> = {}
   let doneSeconds = 0

@@ -46,7 +46,13 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
   for (const line of values) if (line.status === 'done') done.set(line.recordId, line)
   else done.delete(line.recordId)
 
-  for (const name of await readdir(runDir)) {
+  const present = new Set(await readdir(runDir))
+  for (const [name, size] of Object.entries(sizes)) {
+    if (size > 0 && !present.has(name)) {
+      throw new PipelineError('E_CHECKPOINT', `output ${name} is missing but the last checkpoint says it holds ${size} bytes; the run directory was changed by hand (run with --restart to start over)`, { file: path.join(runDir, name) })
+    }
+  }
+  for (const name of present) {
     if (!name.endsWith('.ndjson') || NOT_OUTPUTS.has(name)) continue
     const full = path.join(runDir, name)
     const want = sizes[name]
@@ -66,12 +72,15 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
     done,
     async commit({ recordId, index, partsDir, counts, seconds }) {
       const next = { ...sizes }
+      let renamed = false
       for (const part of (await readdir(partsDir)).sort()) {
         const target = path.join(runDir, part)
         // The first lines of an output: move the part file instead of copying it (a single
         // 24 h record's windows are ~400 MB). Otherwise append a copy.
-        if (next[part] === undefined) await rename(path.join(partsDir, part), target)
-        else await pipeline(createReadStream(path.join(partsDir, part)), createWriteStream(target, { flags: 'a' }))
+        if (next[part] === undefined) {
+          await rename(path.join(partsDir, part), target)
+          renamed = true
+        } else await pipeline(createReadStream(path.join(partsDir, part)), createWriteStream(target, { flags: 'a' }))
         const fh = await open(target, 'r+')
         try {
           await fh.sync()
@@ -80,6 +89,8 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
           await fh.close()
         }
       }
+      // A new file's directory entry must be on disk before a checkpoint names it.
+      if (renamed) await syncDir(runDir)
       const line: CheckpointLine = { v: 1, recordId, index, status: 'done', sizes: next, counts, seconds, at: new Date().toISOString() }
       await appendDurable(file, JSON.stringify(line) + '\n')
       sizes = next
@@ -92,5 +103,14 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
       await appendDurable(file, JSON.stringify(line) + '\n')
       done.delete(recordId)
     },
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r')
+  try {
+    await fh.sync()
+  } finally {
+    await fh.close()
   }
 }

@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import path from 'node:path'
 import type { ProgressEvent } from '../core/progress-events.ts'
+import { repairNdjson } from './ndjson-file.ts'
 
 export const PROGRESS_FILE = 'progress.ndjson'
 
@@ -13,8 +14,10 @@ export interface ProgressLog {
   close(): Promise<void>
 }
 
-/** Opens the run's progress log for appending; `listener` sees every event too (live display). */
-export function openProgressLog(runDir: string, listener?: (e: ProgressEvent) => void): ProgressLog {
+/** Opens the run's progress log for appending (a torn last line from a crash is cut first); `listener` sees every event too. */
+export async function openProgressLog(runDir: string, listener?: (e: ProgressEvent) => void): Promise<ProgressLog> {
+  // Progress is a log, not data: a damaged middle line (which tail skips) must not stop a run.
+  await repairNdjson(path.join(runDir, PROGRESS_FILE)).catch(() => undefined)
   const ws = createWriteStream(path.join(runDir, PROGRESS_FILE), { flags: 'a' })
   let failed: Error | null = null
   ws.on('error', (err) => {

@@ -41,8 +41,8 @@ export function createRecordSink(opts: RecordSinkOptions) {
     }
     try {
       for await (const item of source) {
-        opts.onItem?.(item)
         const kind = checkKind(item)
+        opts.onItem?.(item)
         if (opts.exclude.has(kind)) continue
         let out = streams.get(kind)
         if (!out) {

@@ -16,6 +16,8 @@ import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 
 const READ_BYTES = 1 << 20
+/** Whole data records are read at once; this bounds the memory one record may take. */
+const MAX_RECORD_BYTES = 64 << 20
 
 /** Yields the items of one EDF-family record. */
 export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: ReadContext): AsyncGenerator<Item> {
@@ -40,6 +42,9 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
     ...(spec.patient ? { patient: spec.patient } : {}),
   }
 
+  if (header.recordBytes > MAX_RECORD_BYTES) {
+    throw new PipelineError('E_EDF_HEADER_FIELD', `${file}: data records of ${(header.recordBytes / 2 ** 20).toFixed(1)} MB exceed the reader's bound of ${MAX_RECORD_BYTES / 2 ** 20} MB per data record (it reads whole records); re-export the recording with shorter data records (e.g. 1 s)`, { file, field: 'duration of a data record', offset: 244 })
+  }
   const perBlock = Math.max(1, Math.min(Math.round(opts.blockSeconds / (header.recordDurationSec || 1)), Math.floor((8 << 20) / header.recordBytes)))
   // Reads of about 1 MB into one reused buffer: thousands of small reads cost more in thread
   // pool round trips than decoding does. Blocks are decoded into fresh arrays, so reusing the
@@ -71,8 +76,9 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
             const parsed = parseTalsOfRecord(chunk, header, tals[t], k, recordIndex)
             if (t === 0) {
               if (parsed.recordOnsetSec !== null) onset = parsed.recordOnsetSec
-              // A first record that starts after the header's start time is a gap at sample 0 too.
-              if (isD && onset > expectedOnset + 1e-6) {
+              // A first record that starts after the header's start time is a gap at sample 0
+              // too, for EDF+C as well (its later records are contiguous by definition).
+              if ((isD || recordIndex === 0) && onset > expectedOnset + 1e-6) {
                 yield* flushRun(chunk, runStart, k)
                 yield { kind: 'gap', recordId: spec.id, startMs: Math.round(expectedOnset * 1000), endMs: Math.round(onset * 1000), atSample: emitted }
                 gapSec += onset - expectedOnset

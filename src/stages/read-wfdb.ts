@@ -42,6 +42,8 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     }
     const fs = header.fs
     const labels = leads.map((i) => header.signals[i].label)
+    const skewed = leads.filter((i) => header.signals[i].skew !== 0)
+    if (skewed.length) ctx.warn('W_SKEW', `signal(s) ${skewed.map((i) => `"${header.signals[i].label}" (skew ${header.signals[i].skew})`).join(', ')}: WFDB skew is not applied yet; samples are read unshifted`)
     for (const i of leads) if (!header.signals[i].unitsKnown) ctx.warn('W_UNIT', `signal "${header.signals[i].label}": unit "${header.signals[i].units}" is not a voltage unit known to the reader; its values are kept unconverted`)
     const patient = spec.patient ?? (header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined)
     yield {

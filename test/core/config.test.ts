@@ -46,6 +46,7 @@ describe('dataset files', () => {
     ['an unknown format', 'records:\n  - path: a\n    format: mp3\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].format'],
     ['no records', 'stages: [read]\n', 'E_CONFIG_VALUE', 'records'],
     ['a bad concurrency', 'records: [{path: a}]\nconcurrency: {records: 0}\nstages: [read]\n', 'E_CONFIG_VALUE', 'concurrency.records'],
+    ['an id of only dots', 'records: [{path: a, id: ".."}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].id'],
     ['duplicate ids', 'records: [{path: a/100}, {path: b/100}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[1]'],
   ])('rejects %s', (_name, text, code, yamlPath) => {
     const e = fails(text)

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs'
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
@@ -162,11 +162,38 @@ describe('runner', () => {
     expect(manifest.stages).toEqual([{ name: 'synthetic', version: 1, source: 'builtin' }])
   })
 
-  it('refuses to write into a non-empty directory that is not a run', async () => {
+  it('never writes into, nor clears with restart, a non-empty directory that is not a run', async () => {
     const dir = tmpDir()
-    mkdirSync(path.join(dir, 'x'))
+    mkdirSync(path.join(dir, 'x', 'data'), { recursive: true })
     writeFileSync(path.join(dir, 'x', 'notes.txt'), 'mine')
-    await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: path.join(dir, 'x'), signal: new AbortController().signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CONFIG_CHANGED' })
+    for (const restart of [false, true]) {
+      await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: path.join(dir, 'x'), signal: new AbortController().signal, probe: noProbe, restart })).rejects.toMatchObject({ code: 'E_CONFIG_CHANGED', message: expect.stringContaining('not a run directory') })
+    }
+    expect(readdirSync(path.join(dir, 'x')).sort()).toEqual(['data', 'notes.txt'])
+  })
+
+  it('restart clears only what a run wrote', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    await runDataset(dataset(['a']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })
+    writeFileSync(path.join(dir, 'my-notes.md'), 'kept')
+    await runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe, restart: true })
+    expect(readFileSync(path.join(dir, 'my-notes.md'), 'utf8')).toBe('kept')
+  })
+
+  it('refuses to resume when an output file was deleted by hand', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    await runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })
+    unlinkSync(path.join(dir, 'tick.ndjson'))
+    await expect(runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CHECKPOINT', message: expect.stringContaining('tick.ndjson is missing') })
+  })
+
+  it('names the stage that yields null instead of an item', async () => {
+    const bad = defineStage({ name: 'nully', version: 1, async *transform() { yield null as unknown as Item } })
+    const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
+    expect(r.failed[0].error.code).toBe('E_STAGE_OUTPUT')
+    expect(r.failed[0].error.message).toContain('yielded an item with null')
   })
 
   it('lets one run at a time write a run directory, and takes over a stale lock', async () => {

@@ -1,5 +1,5 @@
 // `pipeline tail` against a run in progress in another process, a finished run and a killed run.
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
@@ -57,6 +57,31 @@ describe('pipeline tail', () => {
     expect(t2.code).toBe(1)
     expect(t2.stdout).toContain('records 1/2 done, 1 failed')
     expect(t2.stdout).toMatch(/errors \(1\):\n  missing: E_FILE_MISSING: .*missing\.edf/)
+  })
+
+  it('skips a torn progress line with a warning, and refuses a folder that is not a run at once', async () => {
+    const dir = path.join(work, 'torn')
+    expect((await runCli(['run', dataset, '--out', dir])).code).toBe(0)
+    // A torn last line (a crash mid-write) is an unfinished line: tail ignores it, the next run cuts it off.
+    appendFileSync(path.join(dir, 'progress.ndjson'), '{"t":"record-progress","at":"2026-')
+    const t = await runCli(['tail', dir])
+    expect(t.code).toBe(0)
+    expect(t.stdout).not.toContain('skipped a line')
+    expect((await runCli(['run', dataset, '--out', dir])).code).toBe(0)
+    expect(readFileSync(path.join(dir, 'progress.ndjson'), 'utf8')).not.toContain('"at":"2026-{')
+    // A damaged line in the middle is skipped with a warning naming file:line.
+    const lines = readFileSync(path.join(dir, 'progress.ndjson'), 'utf8').trimEnd().split('\n')
+    writeFileSync(path.join(dir, 'progress.ndjson'), [...lines.slice(0, 2), '{"t":"garbage', ...lines.slice(2), ''].join('\n'))
+    const t2 = await runCli(['tail', dir])
+    expect(t2.code).toBe(0)
+    expect(t2.stdout).toMatch(/warning: .*progress\.ndjson:\d+: skipped a line that is not valid JSON/)
+    expect(t2.stdout).toContain('run tail-test: finished | records 3/3 done')
+
+    const started = Date.now()
+    const notRun = await runCli(['tail', path.join(ROOT, 'samples')])
+    expect(notRun.code).toBe(10)
+    expect(notRun.stderr).toMatch(/not a run directory/)
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 
   it('fails with a clear message when no run appears', async () => {

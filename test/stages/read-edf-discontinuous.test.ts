@@ -15,7 +15,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'read-edf-d-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 /** Writes an EDF+D of 1-s records at the given onsets (s), with annotations per record index. */
-function writeEdfD(name: string, onsets: number[], notes: Record<number, TalAnnotation[]> = {}): string {
+function writeEdfD(name: string, onsets: number[], notes: Record<number, TalAnnotation[]> = {}, reserved = 'EDF+D'): string {
   const header = encodeEdfHeader({
     start: { year: 2020, month: 5, day: 17, hour: 8, minute: 0, second: 0 },
     recordDurationSec: 1,
@@ -24,7 +24,7 @@ function writeEdfD(name: string, onsets: number[], notes: Record<number, TalAnno
     signals: [{ label: 'ECG', physicalDimension: 'mV', physicalMin: -32.768, physicalMax: 32.767, digitalMin: -32768, digitalMax: 32767, samplesPerRecord: FS }],
     annotationBytesPerRecord: 80,
   })
-  header.set(new TextEncoder().encode('EDF+D'.padEnd(44)), 192)
+  header.set(new TextEncoder().encode(reserved.padEnd(44)), 192)
   const records = onsets.map((onset, r) => {
     const digital = Int32Array.from({ length: FS }, (_, i) => Math.round(onset * FS) + i)
     return encodeDataRecord([digital], encodeTalBlock(onset, notes[r] ?? [], 80))
@@ -111,6 +111,15 @@ describe('read stage: EDF+D', () => {
     expect(gapsOf(items)).toEqual([{ kind: 'gap', recordId: 'rec', startMs: 0, endMs: 2000, atSample: 0 }])
     expect(annotationsOf(items).map((a) => [a.timeMs, a.sample])).toEqual([[2500, 50]])
     expectNoBlockSpansAGap(items)
+  })
+
+  it('an EDF+C whose first record starts after the header start time gets the same leading gap', async () => {
+    const f = writeEdfD('late-c.edf', [5, 6, 7], { 0: [note(5.5, 'N')], 2: [note(7.25, 'V')] }, 'EDF+C')
+    const { items } = await readRecord(recordSpec(f))
+    expect(recordingOf(items).format).toBe('EDF+C')
+    expect(gapsOf(items)).toEqual([{ kind: 'gap', recordId: 'rec', startMs: 0, endMs: 5000, atSample: 0 }])
+    // Samples count from the first data sample; times stay absolute from the header's start.
+    expect(annotationsOf(items).map((a) => [a.timeMs, a.sample])).toEqual([[5500, 50], [7250, 225]])
   })
 
   it('an EDF+D whose records happen to be contiguous has no gap items', async () => {
