@@ -4,9 +4,10 @@
 // and falls back to the sources (through tsx) otherwise, so an edit is never run stale.
 import { build } from 'esbuild'
 
+// `node scripts/build.mjs [outfile]`: tests build a bundle of their own to run it for sure.
 await build({
   entryPoints: ['src/cli.ts'],
-  outfile: 'dist/cli.mjs',
+  outfile: process.argv[2] ?? 'dist/cli.mjs',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -87,7 +87,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     return found === undefined ? `required ${issue.expected} is missing` : `expected ${issue.expected}, found ${JSON.stringify(found)}`
   }
   if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
-  if (issue.code === 'invalid_union') return 'expected a stage name or path, or {use: name-or-path, options: {...}}; for records: check the value type'
+  if (issue.code === 'invalid_union') {
+    const found = JSON.stringify((issue as { input?: unknown }).input)
+    if (issue.path[0] === 'stages') return `expected a stage name or path, or {use: name-or-path, options: {...}}, found ${found}`
+    const expected = [...new Set(issue.errors.map((branch) => (branch[0] as { expected?: string } | undefined)?.expected).filter(Boolean))]
+    return `expected ${expected.length ? expected.join(' or ') : 'another value'}, found ${found}`
+  }
   return issue.message
 }
 

@@ -76,17 +76,42 @@ describe('runner', () => {
     expect(maxAhead).toBeLessThanOrEqual(2)
   })
 
-  it('writes byte-identical outputs in dataset order whatever the concurrency', async () => {
+  it('runs records concurrently up to the limit and still writes byte-identical outputs in dataset order', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e']
     const delay = (id: string) => ({ a: 6, b: 1, c: 4, d: 0, e: 2 })[id] ?? 0
-    const one = tmpDir()
-    const three = tmpDir()
-    await runDataset(dataset(ids, 1), resolved(source(20, { delayMs: delay })), { runDir: one, signal: new AbortController().signal, probe: noProbe })
-    const r = await runDataset(dataset(ids, 3), resolved(source(20, { delayMs: delay })), { runDir: three, signal: new AbortController().signal, probe: noProbe })
-    expect(r).toMatchObject({ status: 'finished', done: 5, failed: [] })
-    expect(outputs(three)).toEqual(outputs(one))
-    const ticks = readFileSync(path.join(one, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
+    const run = async (concurrency: number) => {
+      let inFlight = 0
+      let peak = 0
+      const ended: string[] = []
+      const tracked = defineStage({
+        name: 'tracked', version: 1,
+        async *transform(src, ctx) {
+          peak = Math.max(peak, ++inFlight)
+          try {
+            yield* src
+          } finally {
+            inFlight--
+            ended.push(ctx.recordId)
+          }
+        },
+      })
+      const dir = tmpDir()
+      const r = await runDataset(dataset(ids, concurrency), resolved(source(20, { delayMs: delay }), tracked), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+      expect(r).toMatchObject({ status: 'finished', done: 5, failed: [] })
+      return { dir, peak, ended }
+    }
+    const one = await run(1)
+    const three = await run(3)
+    expect(one.peak).toBe(1)
+    expect(three.peak).toBe(3)
+    expect(outputs(three.dir)).toEqual(outputs(one.dir))
+    const ticks = readFileSync(path.join(three.dir, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
     expect([...new Set(ticks)]).toEqual(ids)
+    // With 3 at once the slow first record (a) ends after records that started later, yet the
+    // checkpoints (and so the outputs) follow the dataset order.
+    expect(three.ended.indexOf('a')).toBeGreaterThan(three.ended.indexOf('b'))
+    const committed = readFileSync(path.join(three.dir, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
+    expect(committed).toEqual(ids)
   })
 
   it('isolates a failing record: the others complete and the failure names record and stage', async () => {

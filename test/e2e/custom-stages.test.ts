@@ -1,6 +1,8 @@
-// The runnable custom-stage example through the CLI, started both from the bundle (what `npm
-// ci` builds) and from the TypeScript sources: TypeScript and JavaScript plugins load either way.
-import { readFileSync } from 'node:fs'
+// The runnable custom-stage example through the CLI, started both from a bundle built here the
+// way `npm ci` builds dist/cli.mjs, and from the TypeScript sources: TypeScript and JavaScript
+// plugins load either way.
+import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/child.ts'
@@ -16,7 +18,17 @@ describe('custom stages example', () => {
   it('runs the TypeScript and JavaScript example stages, from the bundle and from the sources alike', async () => {
     const fromBundle = path.join(work, 'bundle')
     const fromSource = path.join(work, 'source')
-    const a = await runCli(['run', dataset, '--out', fromBundle])
+    // Built inside the project so the bundle resolves its dependencies from node_modules.
+    const bundle = path.join(ROOT, '.test-dist', `cli-${process.pid}.mjs`)
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), bundle], { cwd: ROOT })
+    const a = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bundle, 'run', dataset, '--out', fromBundle], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      child.on('close', (code) => resolve({ code, stderr }))
+    })
+    rmSync(bundle, { force: true })
+    rmSync(`${bundle}.map`, { force: true })
     const b = await runCli(['run', dataset, '--out', fromSource], { env: { HOLTER_PIPELINE_FROM_SOURCE: '1' } })
     expect(a.code, a.stderr).toBe(0)
     expect(b.code, b.stderr).toBe(0)

@@ -1,6 +1,6 @@
 // Issue 2, point 4: interrupt a run at any moment (SIGKILL, SIGTERM, SIGINT) and run the same
 // command again: the outputs hold exactly the lines of an uninterrupted run.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
@@ -16,21 +16,30 @@ function outputs(runDir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(runDir).filter((f) => f.endsWith('.ndjson') && f !== 'progress.ndjson' && f !== 'checkpoints.ndjson').sort().map((f) => [f, readFileSync(path.join(runDir, f), 'utf8')]))
 }
 
-type Moment = { name: string; ready: (runDir: string) => boolean }
 const progress = (dir: string) => linesOf(path.join(dir, 'progress.ndjson'))
 const checkpoints = (dir: string) => linesOf(path.join(dir, 'checkpoints.ndjson'))
+
+/**
+ * A moment to interrupt at: the run pauses (test/fixtures/pause-stage.mjs) after block `block`
+ * of record `record`, and `ready` (when given) must also hold. The pause guarantees that the
+ * process is still running, mid-record, when the signal is sent, whatever the machine's speed.
+ */
+interface Moment { name: string; record: string; block: number; ready?: (runDir: string) => boolean }
 const MOMENTS: Moment[] = [
-  { name: 'as the first record starts', ready: (d) => progress(d).some((e) => e.t === 'record-start') },
-  { name: 'in the middle of a record', ready: (d) => progress(d).some((e) => e.t === 'record-progress' && (e.seconds as number) > 600) },
-  { name: 'right after the first checkpoint', ready: (d) => checkpoints(d).length >= 1 },
-  { name: 'after two records', ready: (d) => checkpoints(d).length >= 2 },
+  { name: 'at the first block of the first record', record: '100', block: 1 },
+  { name: 'in the middle of a record', record: '101', block: 100 },
+  { name: 'right after the first checkpoint', record: '208', block: 170, ready: (d) => checkpoints(d).length >= 1 },
+  { name: 'after two records', record: '208', block: 170, ready: (d) => checkpoints(d).length >= 2 },
 ]
 
 async function interrupt(runDir: string, moment: Moment, signal: NodeJS.Signals) {
-  const run = startCli(['run', dataset, '--out', runDir])
+  const pauseDir = mkdtempSync(path.join(work, 'pause-'))
+  const run = startCli(['run', dataset, '--out', runDir], { env: { HP_PAUSE: `${moment.record}|${moment.block}|${pauseDir}` } })
   let ended = false
   void run.exit.then(() => (ended = true))
-  await waitUntil(() => moment.ready(runDir), moment.name, { alive: () => !ended })
+  const paused = path.join(pauseDir, 'paused')
+  // With `ready`, the kill comes when it holds (the pause only keeps the run from ending first).
+  await waitUntil(() => (moment.ready ? moment.ready(runDir) : existsSync(paused)), moment.name, { alive: () => !ended })
   run.child.kill(signal)
   return run.exit
 }
@@ -50,6 +59,7 @@ describe('resume after interruption (CLI in a child process, bundled samples)', 
       '  - read',
       '  - use: segment',
       '    options: { window: 10, step: 5 }',
+      `  - ${path.join(ROOT, 'test/fixtures/pause-stage.mjs')}`,
       '',
     ].join('\n'))
     const dir = path.join(work, 'reference')
@@ -74,9 +84,17 @@ describe('resume after interruption (CLI in a child process, bundled samples)', 
 
   it('survives being killed several times in a row', async () => {
     const dir = path.join(work, 'kill-many')
-    for (const m of [MOMENTS[1], MOMENTS[2], MOMENTS[0]]) {
-      // A moment already passed in an earlier session holds at once: then the kill comes at the start.
-      await interrupt(dir, { name: m.name, ready: (d) => m.ready(d) && progress(d).filter((e) => e.t === 'run-start').length > 0 }, 'SIGKILL')
+    const afterANewCheckpoint = (): Moment => {
+      const before = checkpoints(dir).length
+      return { name: 'after a checkpoint of this session', record: '208', block: 170, ready: (d) => checkpoints(d).length > before }
+    }
+    for (const next of [() => MOMENTS[1], afterANewCheckpoint, () => ({ name: 'early in the last record', record: '208', block: 10 })]) {
+      const m = next()
+      const sessions = progress(dir).filter((e) => e.t === 'run-start').length
+      const killed = await interrupt(dir, m, 'SIGKILL')
+      expect(killed.signal).toBe('SIGKILL')
+      // Each kill landed in a session of its own, after that session had started.
+      expect(progress(dir).filter((e) => e.t === 'run-start').length).toBe(sessions + 1)
     }
     const again = await runCli(['run', dataset, '--out', dir])
     expect(again.code, again.stderr).toBe(0)

@@ -1,5 +1,5 @@
 // `pipeline tail` against a run in progress in another process, a finished run and a killed run.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
@@ -12,18 +12,23 @@ const dataset = path.join(work, 'tail.yaml')
 describe('pipeline tail', () => {
   beforeAll(() => {
     const s = path.join(ROOT, 'samples/mitdb')
-    writeFileSync(dataset, `name: tail-test\nconcurrency: { records: 1 }\nrecords:\n  - path: ${s}/100\n  - path: ${s}/101\n  - path: ${s}/208\nstages: [read, segment]\n`)
+    writeFileSync(dataset, `name: tail-test\nconcurrency: { records: 1 }\nrecords:\n  - path: ${s}/100\n  - path: ${s}/101\n  - path: ${s}/208\nstages: [read, segment, ${path.join(ROOT, 'test/fixtures/pause-stage.mjs')}]\n`)
   })
 
   it('follows a run from another process and exits when it ends', async () => {
     const dir = path.join(work, 'live')
+    const pauseDir = mkdtempSync(path.join(work, 'pause-'))
     const tail = startCli(['tail', dir, '--interval', '50'])
-    const run = startCli(['run', dataset, '--out', dir])
+    // The run pauses in its second record until the tail has shown it running.
+    const run = startCli(['run', dataset, '--out', dir], { env: { HP_PAUSE: `101|20|${pauseDir}` } })
+    let tailOut = ''
+    tail.child.stdout!.on('data', (d: string) => (tailOut += d))
+    await waitUntil(() => existsSync(path.join(pauseDir, 'paused')) && /run tail-test: running \| records 1\/3 done/.test(tailOut), 'tail showing the paused run')
+    writeFileSync(path.join(pauseDir, 'release'), '')
     const [t, r] = await Promise.all([tail.exit, run.exit])
     expect(r.code, r.stderr).toBe(0)
     expect(t.code, t.stderr).toBe(0)
-    // It saw the run while it was going, then printed the final state.
-    expect(t.stdout).toMatch(/run tail-test: running \| records [0-2]\/3 done/)
+    expect(t.stdout).toMatch(/signal 0\.\d\d of 1\.50 h \| \d+x real time \| elapsed [\d:]+ \| ETA [\d:]+/)
     const last = t.stdout.slice(t.stdout.lastIndexOf('run tail-test:'))
     expect(last).toMatch(/^run tail-test: finished \| records 3\/3 done/)
     expect(last).toMatch(/signal 1\.50 of 1\.50 h \| \d+x real time/)
@@ -40,7 +45,8 @@ describe('pipeline tail', () => {
 
   it('reports a run that was killed, and the warnings and errors of a run', async () => {
     const dir = path.join(work, 'killed')
-    const run = startCli(['run', dataset, '--out', dir])
+    // Paused in the last record, so it is surely still running when killed.
+    const run = startCli(['run', dataset, '--out', dir], { env: { HP_PAUSE: `208|10|${mkdtempSync(path.join(work, 'pause-'))}` } })
     await waitUntil(() => linesOf(path.join(dir, 'checkpoints.ndjson')).length >= 1, 'first record done')
     run.child.kill('SIGKILL')
     await run.exit

@@ -63,7 +63,9 @@ describeShared('EDF sample decoding of the shared recordings', () => {
   const dir = sharedPath('data/edf')
 
   it('decodes every data record of every file with the declared sample counts', async () => {
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.edf'))) {
+    const files = readdirSync(dir).filter((x) => x.endsWith('.edf'))
+    expect(files.length).toBeGreaterThanOrEqual(7)
+    for (const f of files) {
       const { h, signals } = await decodeAll(`${dir}/${f}`, 37)
       for (const s of signals) expect(s.every(Number.isFinite), f).toBe(true)
       expect(signals.length, f).toBe(h.signals.filter((s) => !s.isAnnotation).length)

@@ -46,6 +46,9 @@ function expectNoBlockSpansAGap(items: Item[]): void {
     for (let i = 1; i < cs.length; i++) expect(cs[i] - cs[i - 1]).toBe(1)
     next += cs.length
   }
+  // Every sample the recording declares came out in blocks (an empty block list fails here).
+  expect(next).toBeGreaterThan(0)
+  expect(next).toBe(recordingOf(items).totalSamples)
 }
 
 describe('read stage: EDF+D', () => {
