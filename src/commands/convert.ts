@@ -75,7 +75,7 @@ export async function convertCommand(input: string, output: string, opts: Conver
       yield edfHeader
       let r = 0
       let late: TalAnnotation[] = []
-      for await (const { start, digital } of readDigitalBlocks(readers, total, spr * 10, opts.signal)) {
+      for await (const { start, digital } of readDigitalBlocks(readers, header, total, spr * 10, opts.signal)) {
         const n = digital.get(0)!.length
         const items = notes ? await notes.until(start + n) : []
         late = late.concat(tals(items))

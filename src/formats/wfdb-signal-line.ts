@@ -23,7 +23,7 @@ export interface WfdbSignal {
   format: WfdbFormat
   /** Samples per frame; always 1 (higher values are refused for now). */
   samplesPerFrame: number
-  /** Skew in frames (`:skew`); kept, not applied by the decoder. */
+  /** Skew in frames (`:skew`); the decoder reads frames, src/stages/wfdb-skew.ts re-aligns samples. */
   skew: number
   /** Bytes to skip at the start of the .dat (`+byteoffset`, the first signal of a file rules). */
   byteOffset: number

@@ -11,6 +11,8 @@ import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'
 import { createWfdbDecoder, datFilesOf, toPhysicalMv, type WfdbDecoder } from '../formats/wfdb-signal.ts'
 import { selectWfdbSignals } from '../formats/wfdb-select.ts'
 import { readAnnotationStream, type AnnotationStream } from './read-wfdb-annotations.ts'
+import { deskewBlocks } from './wfdb-skew.ts'
+import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 
@@ -42,8 +44,6 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     }
     const fs = header.fs
     const labels = leads.map((i) => header.signals[i].label)
-    const skewed = leads.filter((i) => header.signals[i].skew !== 0)
-    if (skewed.length) ctx.warn('W_SKEW', `signal(s) ${skewed.map((i) => `"${header.signals[i].label}" (skew ${header.signals[i].skew})`).join(', ')}: WFDB skew is not applied yet; samples are read unshifted`)
     for (const i of leads) if (!header.signals[i].unitsKnown) ctx.warn('W_UNIT', `signal "${header.signals[i].label}": unit "${header.signals[i].units}" is not a voltage unit known to the reader; its values are kept unconverted`)
     const patient = spec.patient ?? (header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined)
     yield {
@@ -54,7 +54,7 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     const annotator = opts.annotations ? spec.annotator : false
     notes = annotator ? await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, fs, ctx) : null
     let pending: AnnotationItem[] = []
-    for await (const { start, digital } of readDigitalBlocks(readers, total, Math.round(opts.blockSeconds * fs), ctx.signal)) {
+    for await (const { start, digital } of readDigitalBlocks(readers, header, total, Math.round(opts.blockSeconds * fs), ctx.signal)) {
       const n = digital.get(leads[0])!.length
       const block = leads.map((i) => toPhysicalMv(digital.get(i)!, header.signals[i]))
       if (notes) {
@@ -86,9 +86,22 @@ export async function openDats(rec: WfdbRecordPath, header: WfdbHeader, signals:
   return out
 }
 
-/** Digital samples of every signal of `readers`, `framesPerBlock` frames at a time, read in lockstep. */
-export async function* readDigitalBlocks(readers: DatReader[], total: number, framesPerBlock: number, signal: AbortSignal): AsyncGenerator<{ start: number; digital: Map<number, Int32Array> }> {
-  const step = Math.max(2, 2 * Math.round(framesPerBlock / 2)) // even: 212 with odd signal counts packs frame pairs
+/**
+ * Digital samples of every signal of `readers`, `samplesPerBlock` at a time (the last block
+ * shorter), `total` per signal, read in lockstep from the .dat files and aligned by skew.
+ */
+export function readDigitalBlocks(readers: DatReader[], header: WfdbHeader, total: number, samplesPerBlock: number, signal: AbortSignal): AsyncGenerator<{ start: number; digital: Map<number, Int32Array> }> {
+  const step = Math.max(2, 2 * Math.round(samplesPerBlock / 2)) // even: 212 with odd signal counts packs frame pairs
+  const sigs = readers.flatMap((r) => r.signals)
+  const skews = new Map(sigs.map((i) => [i, header.signals[i].skew]))
+  const maxSkew = Math.max(0, ...skews.values())
+  if (maxSkew === 0) return readFrameBlocks(readers, total, step, signal)
+  const frames = Math.min(total + maxSkew, ...readers.map((r) => r.framesOnDisk))
+  const invalid = new Map(sigs.map((i) => [i, WFDB_INVALID_SAMPLE[header.signals[i].format]]))
+  return deskewBlocks(readFrameBlocks(readers, frames, step, signal), skews, invalid, total, step)
+}
+
+async function* readFrameBlocks(readers: DatReader[], total: number, step: number, signal: AbortSignal): AsyncGenerator<{ start: number; digital: Map<number, Int32Array> }> {
   for (let start = 0; start < total; start += step) {
     signal.throwIfAborted()
     const n = Math.min(step, total - start)
