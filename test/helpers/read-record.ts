@@ -1,13 +1,12 @@
 // `readRecord` pushes one record through the built-in `read` stage in process with a hand-made
 // StageContext, collecting every item and every ctx.warn call. (`runCli` lives in child.ts.)
-import path from 'node:path'
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
 import type { RecordSpec } from '../../src/core/config-schema.ts'
 import type { StageContext } from '../../src/core/stage.ts'
 import { guessFormat } from '../../src/core/config.ts'
 import read from '../../src/stages/read.ts'
 import type { ReadOptions } from '../../src/stages/read-options.ts'
-import { ROOT } from './shared.ts'
+import { testContext } from './stage-context.ts'
 
 export interface Warning {
   code: string
@@ -21,17 +20,7 @@ export function recordSpec(file: string, extra: Partial<RecordSpec> = {}): Recor
 
 /** A StageContext for the read stage; options go through the stage's own parseOptions. */
 export function readContext(spec: RecordSpec, rawOptions: Record<string, unknown> = {}, warnings: Warning[] = []): StageContext<ReadOptions> {
-  return {
-    recordId: spec.id,
-    recordIndex: 0,
-    record: spec,
-    options: read.parseOptions!(rawOptions, { file: 'test.yaml', yamlPath: 'stages[0].options' }),
-    signal: new AbortController().signal,
-    runDir: '/nonexistent-run-dir',
-    mediaDir: '/nonexistent-run-dir/media',
-    warn: (code, message) => warnings.push({ code, message }),
-    journal: () => Promise.reject(new Error('the read stage needs no journal')),
-  }
+  return testContext(read, rawOptions, spec, warnings)
 }
 
 export interface ReadResult {

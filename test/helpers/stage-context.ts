@@ -12,14 +12,9 @@ export interface StageRun {
   warnings: { code: string; message: string }[]
 }
 
-/** A record spec for tests. */
-export function testRecord(p: string, extra: Partial<RecordSpec> = {}): RecordSpec {
-  return { id: 'rec', path: p, format: /\.(edf|bdf)$/i.test(p) ? 'edf' : 'wfdb', annotator: 'atr', annotatorExplicit: false, ...extra }
-}
-
 /** A stage context for tests. */
 export function testContext<O>(stage: Stage<O>, rawOptions: unknown, record: RecordSpec, warnings: StageRun['warnings'], signal = new AbortController().signal): StageContext<O> {
-  const options = stage.parseOptions ? stage.parseOptions(rawOptions ?? {}, { file: 'test.yaml', yamlPath: 'stages[0]' }) : (rawOptions as O)
+  const options = stage.parseOptions ? stage.parseOptions(rawOptions ?? {}, { file: 'test.yaml', yamlPath: 'stages[0].options' }) : (rawOptions as O)
   const runDir = path.join(os.tmpdir(), `hp-stage-${process.pid}`)
   return {
     recordId: record.id, recordIndex: 0, record, options, signal, runDir, mediaDir: path.join(runDir, 'media', record.id),
@@ -31,7 +26,7 @@ export function testContext<O>(stage: Stage<O>, rawOptions: unknown, record: Rec
 /** Runs `stage` over `input` and collects what it yields. */
 export async function runStage<O>(stage: Stage<O>, input: Iterable<Item> | AsyncIterable<Item>, opts: { options?: unknown; record?: RecordSpec } = {}): Promise<StageRun> {
   const warnings: StageRun['warnings'] = []
-  const ctx = testContext(stage, opts.options, opts.record ?? testRecord('none'), warnings)
+  const ctx = testContext(stage, opts.options, opts.record ?? { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, warnings)
   const items: Item[] = []
   async function* source() {
     yield* input as AsyncIterable<Item>
