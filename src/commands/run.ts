@@ -41,8 +41,11 @@ export async function runCommand(args: RunCommandArgs): Promise<number> {
   const result = await runDataset(dataset, stages, { runDir, restart: args.restart, signal: args.signal, probe: probeRecord, onEvent })
   if (args.err.isTTY) view.final(renderProgress(state))
   const rel = path.relative(process.cwd(), runDir) || '.'
+  const nothingToDo = result.done === 0 && result.failed.length === 0 && result.skipped === dataset.records.length
   const lines = [
-    `run ${dataset.name} ${result.status}: ${result.done} records done${result.skipped ? `, ${result.skipped} already done before` : ''}, ${result.failed.length} failed; ${(state.sessionSeconds / 3600).toFixed(2)} h of signal at ${throughput(state).toFixed(0)}x real time`,
+    nothingToDo
+      ? `run ${dataset.name} finished: all ${result.skipped} records were already done (--restart redoes them)`
+      : `run ${dataset.name} ${result.status}: ${result.done} records done${result.skipped ? `, ${result.skipped} already done before` : ''}, ${result.failed.length} failed; ${(state.sessionSeconds / 3600).toFixed(2)} h of signal at ${throughput(state).toFixed(0)}x real time`,
     `outputs in ${rel}`,
   ]
   for (const f of result.failed) lines.push(`  failed ${f.recordId}: ${f.error.toLine()}`)
