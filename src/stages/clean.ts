@@ -1,0 +1,199 @@
+// `clean`: NeuroKit2 0.2.9 `ecg_clean(method="neurokit")` over the block stream (issue 3): a
+// 5th-order 0.5 Hz Butterworth high-pass run forward and backward (scipy sosfiltfilt), then the
+// powerline moving average run forward and backward (scipy filtfilt), per lead. Zero phase needs
+// look-ahead: see src/dsp/zero-phase.ts for the margin (21.35 s at the defaults, any fs) and the
+// latency (21.3-42.7 s, plus up to 1,024 + fs/50 samples for the moving average); `zeroPhase:
+// false` is the causal variant for live use (no look-ahead).
+// Output blocks keep the input's startSample numbering and total length but not its block
+// boundaries; other items are held until the samples before them are out, so order is kept.
+// A gap, a jump in startSample, a change of fs or leads, and a non-finite sample each end the
+// filter segment (scipy's edge handling) and restart it: non-finite samples come out as NaN and
+// never poison the filter state for the rest of the record.
+import { defineStage } from '../core/stage.ts'
+import type { Item, SampleBlock } from '../core/items.ts'
+import { PipelineError } from '../core/errors.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { designButterworth, type Sos } from '../dsp/butterworth.ts'
+import { createSosFilter, type LinearFilter } from '../dsp/sos-filter.ts'
+import { createMovingAverage, movingAveragePadlen, powerlineWidth } from '../dsp/moving-average.ts'
+import { createZeroPhase, decayMargin } from '../dsp/zero-phase.ts'
+
+const schema = z.strictObject({
+  method: z.literal('neurokit').default('neurokit'), // the only method so far
+  highpassHz: z.number().positive().default(0.5),
+  order: z.number().int().min(1).max(10).default(5),
+  /** Mains frequency whose period sets the moving-average width. */
+  powerlineHz: z.number().positive().default(50),
+  /** false: causal filters (no look-ahead, phase shift) for live use. */
+  zeroPhase: z.boolean().default(true),
+})
+
+export type CleanOptions = z.infer<typeof schema>
+
+/** A filter over one contiguous segment of one lead; `finish` flushes and makes it ready to restart. */
+export interface SegmentFilter {
+  push(x: Float64Array): Float64Array
+  finish(): Float64Array
+  held(): number
+  maxHeld: number
+}
+
+// scipy sosfiltfilt's default padlen: 3 * (2*sections + 1 - min(#b2 == 0, #a2 == 0)).
+function sosPadlen(sos: Sos): number {
+  const b2 = sos.filter((s) => s[2] === 0).length
+  const a2 = sos.filter((s) => s[5] === 0).length
+  return 3 * (2 * sos.length + 1 - Math.min(b2, a2))
+}
+
+// Causal use of a LinearFilter; starts from the steady state of the segment's first sample.
+function causal(filter: LinearFilter): SegmentFilter {
+  const state = new Float64Array(filter.stateSize)
+  let started = false
+  return {
+    maxHeld: 0,
+    held: () => 0,
+    push(x) {
+      if (!started && x.length > 0) filter.steady(state, x[0])
+      started ||= x.length > 0
+      const y = new Float64Array(x.length)
+      filter.run(state, x, y, 0, x.length, 1)
+      return y
+    },
+    finish() {
+      started = false
+      return new Float64Array(0)
+    },
+  }
+}
+
+function chain(a: SegmentFilter, b: SegmentFilter): SegmentFilter {
+  return {
+    maxHeld: a.maxHeld + b.maxHeld,
+    held: () => a.held() + b.held(),
+    push: (x) => b.push(a.push(x)),
+    finish() {
+      const head = b.push(a.finish())
+      const tail = b.finish()
+      const all = new Float64Array(head.length + tail.length)
+      all.set(head)
+      all.set(tail, head.length)
+      return all
+    },
+  }
+}
+
+/** The per-lead filter chain for `options` at sampling rate `fs` (exported for tests of its memory bound). */
+export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFilter {
+  let sos: Sos
+  try {
+    sos = designButterworth({ order: options.order, cutoffHz: options.highpassHz, fs, type: 'highpass' })
+  } catch (err) {
+    throw new PipelineError('E_CONFIG_VALUE', `clean: cannot design a ${options.highpassHz} Hz high-pass at ${fs} Hz: ${(err as Error).message}; lower highpassHz below fs/2`, { field: 'highpassHz' }, { cause: err })
+  }
+  const hp = createSosFilter(sos)
+  const width = powerlineWidth(fs, options.powerlineHz)
+  const ma = createMovingAverage(width)
+  if (!options.zeroPhase) return chain(causal(hp), causal(ma))
+  return chain(
+    createZeroPhase({ filter: hp, padlen: sosPadlen(sos), margin: decayMargin(sos) }),
+    // An FIR converges exactly after width-1 samples, so that is all the look-ahead it needs.
+    createZeroPhase({ filter: ma, padlen: movingAveragePadlen(width), margin: width - 1, chunk: 1024 }),
+  )
+}
+
+/** Splits at non-finite samples: the segment before is finished, the bad samples come out as NaN. */
+function cleanLead(f: SegmentFilter, x: Float32Array, out: Float64Array[]): void {
+  let i = 0
+  while (i < x.length) {
+    let j = i
+    while (j < x.length && Number.isFinite(x[j])) j++
+    if (j > i) out.push(f.push(Float64Array.from(x.subarray(i, j))))
+    if (j === x.length) break
+    out.push(f.finish())
+    let k = j
+    while (k < x.length && !Number.isFinite(x[k])) k++
+    out.push(new Float64Array(k - j).fill(NaN))
+    i = k
+  }
+}
+
+export default defineStage<CleanOptions>({
+  name: 'clean',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    let cleaners: SegmentFilter[] = []
+    let queues: Float64Array[][] = [] // per lead, filtered samples not yet emitted
+    let queued: number[] = []
+    let [fs, labels] = [0, [] as string[]]
+    let inPos = 0 // next input sample index
+    let outPos = 0 // next output sample index
+    const pending: { at: number; item: Item }[] = []
+
+    const enqueue = (lead: number, parts: Float64Array[]) => {
+      for (const p of parts) {
+        if (p.length === 0) continue
+        queues[lead].push(p)
+        queued[lead] += p.length
+      }
+    }
+    const take = (lead: number, n: number): Float32Array => {
+      const y = new Float32Array(n)
+      for (let o = 0; o < n; ) {
+        const head = queues[lead][0]
+        const k = Math.min(n - o, head.length)
+        y.set(head.subarray(0, k), o)
+        o += k
+        if (k === head.length) queues[lead].shift()
+        else queues[lead][0] = head.subarray(k)
+      }
+      queued[lead] -= n
+      return y
+    }
+    function* drain(): Generator<Item> {
+      for (;;) {
+        const ready = outPos + (queued.length ? Math.min(...queued) : 0)
+        const upTo = Math.min(ready, pending.length ? pending[0].at : Infinity)
+        if (upTo > outPos) {
+          const n = upTo - outPos
+          const block: SampleBlock = { kind: 'block', recordId: ctx.recordId, fs, startSample: outPos, labels, leads: queues.map((_, l) => take(l, n)) }
+          outPos = upTo
+          yield block
+        }
+        if (pending.length && pending[0].at <= outPos) yield pending.shift()!.item
+        else return
+      }
+    }
+    const flush = () => cleaners.forEach((c, l) => enqueue(l, [c.finish()]))
+
+    for await (const item of source as AsyncIterable<Item>) {
+      if (item.kind !== 'block') {
+        if (item.kind === 'gap') flush()
+        pending.push({ at: inPos, item })
+        yield* drain()
+        continue
+      }
+      const block = item as SampleBlock
+      const n = block.leads[0]?.length ?? 0
+      if (block.fs !== fs || block.leads.length !== cleaners.length || block.startSample !== inPos) {
+        flush()
+        yield* drain() // everything before is out, so the numbering can restart here
+        fs = block.fs
+        labels = block.labels
+        cleaners = block.leads.map(() => createLeadCleaner(ctx.options, fs))
+        queues = block.leads.map(() => [])
+        queued = block.leads.map(() => 0)
+        inPos = outPos = block.startSample
+      }
+      block.leads.forEach((x, l) => {
+        const parts: Float64Array[] = []
+        cleanLead(cleaners[l], x, parts)
+        enqueue(l, parts)
+      })
+      inPos += n
+      yield* drain()
+    }
+    flush()
+    yield* drain()
+  },
+})

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest'
+import clean, { createLeadCleaner, type CleanOptions } from '../../src/stages/clean.ts'
+import type { Item, SampleBlock } from '../../src/core/items.ts'
+import { PipelineError } from '../../src/core/errors.ts'
+import { runStage } from '../helpers/stage-context.ts'
+
+const ecgLike = (n: number, fs: number, from = 0) =>
+  Float32Array.from({ length: n }, (_, k) => { const i = k + from; const t = i / fs; return (t % 0.8 < 0.03 ? 1.2 : 0) + 0.5 * Math.sin(t) + 0.05 * Math.sin(2 * Math.PI * 50 * t) - 0.8 })
+
+function blocks(signal: Float32Array[], fs: number, size: number, start = 0): SampleBlock[] {
+  const out: SampleBlock[] = []
+  for (let s = 0; s < signal[0].length; s += size) {
+    out.push({ kind: 'block', recordId: 'rec', fs, startSample: start + s, labels: signal.map((_, i) => `L${i}`), leads: signal.map((x) => x.slice(s, s + size)) })
+  }
+  return out
+}
+const sampleBlocks = (items: Item[]) => items.filter((i): i is SampleBlock => i.kind === 'block')
+function joined(items: Item[], lead = 0): Float32Array {
+  const bs = sampleBlocks(items)
+  const out = new Float32Array(bs.reduce((n, b) => n + b.leads[lead].length, 0))
+  let o = 0
+  for (const b of bs) {
+    expect(b.startSample).toBe(bs[0].startSample + o) // contiguous numbering
+    out.set(b.leads[lead], o)
+    o += b.leads[lead].length
+  }
+  return out
+}
+const maxDiff = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0)
+
+describe('clean stage', () => {
+  const FS = 360
+  const sig = [ecgLike(60 * FS, FS), ecgLike(60 * FS, FS, 1234)]
+
+  it('filters every lead, keeps numbering and total length, and passes other items through in order', async () => {
+    const bs = blocks(sig, FS, 3600)
+    const rec = { kind: 'recording', recordId: 'rec' } as Item
+    const ann = { kind: 'annotation', recordId: 'rec', sample: 7300, symbol: 'N' } as Item
+    const input: Item[] = [rec, bs[0], bs[1], ann, ...bs.slice(2)]
+    const { items } = await runStage(clean, input)
+    expect(items[0]).toBe(rec)
+    const out = sampleBlocks(items)
+    expect(out[0].startSample).toBe(0)
+    expect(out.every((b) => b.leads.length === 2 && b.labels.join() === 'L0,L1' && b.fs === FS)).toBe(true)
+    expect(joined(items, 0).length).toBe(sig[0].length)
+    expect(joined(items, 1).length).toBe(sig[1].length)
+    // The annotation comes after exactly the 7200 samples of the blocks it followed.
+    const before = items.slice(0, items.indexOf(ann)).filter((i) => i.kind === 'block') as SampleBlock[]
+    expect(before.reduce((n, b) => n + b.leads[0].length, 0)).toBe(7200)
+    // The high-pass removed the offset and slow baseline; output is finite.
+    const y = joined(items)
+    expect(y.every(Number.isFinite)).toBe(true)
+    expect(Math.abs(y.reduce((s, v) => s + v, 0) / y.length)).toBeLessThan(0.05)
+  })
+
+  it('gives identical output for block sizes 1, 997 and 3600', async () => {
+    const x = [sig[0].slice(0, 30 * FS)]
+    const a = joined((await runStage(clean, blocks(x, FS, 3600))).items)
+    const b = joined((await runStage(clean, blocks(x, FS, 997))).items)
+    const c = joined((await runStage(clean, blocks(x, FS, 1))).items)
+    expect(maxDiff(a, b)).toBeLessThanOrEqual(1e-6)
+    expect(maxDiff(a, c)).toBeLessThanOrEqual(1e-6)
+  })
+
+  it('causal mode (zeroPhase: false) emits at once and differs from zero phase', async () => {
+    const bs = blocks([sig[0]], FS, 3600)
+    const zp = await runStage(clean, bs)
+    const causal = await runStage(clean, bs, { options: { zeroPhase: false } })
+    // No look-ahead: one output block per input block, same boundaries.
+    expect(sampleBlocks(causal.items).map((b) => b.leads[0].length)).toEqual(bs.map((b) => b.leads[0].length))
+    const d = maxDiff(joined(zp.items), joined(causal.items))
+    expect(d).toBeGreaterThan(0.05)
+    expect(joined(causal.items).every(Number.isFinite)).toBe(true)
+  })
+
+  it('flushes at a gap: samples before the gap come out before it, filters restart after it', async () => {
+    const bs = blocks([sig[0]], FS, 3600)
+    const gap = { kind: 'gap', recordId: 'rec', startMs: 20000, endMs: 25000, atSample: 7200 } as Item
+    const { items } = await runStage(clean, [bs[0], bs[1], gap, ...bs.slice(2)])
+    const before = items.slice(0, items.indexOf(gap)) as SampleBlock[]
+    expect(before.reduce((n, b) => n + b.leads[0].length, 0)).toBe(7200)
+    // After the gap the output equals cleaning the rest alone (restarted at startSample 7200).
+    const alone = await runStage(clean, blocks([sig[0].slice(7200)], FS, 3600, 7200))
+    expect(maxDiff(joined(items.slice(items.indexOf(gap) + 1)), joined(alone.items))).toBe(0)
+  })
+
+  it.each([128, 250, 360, 500])('gives finite output of the right length at %i Hz', async (fs) => {
+    const x = ecgLike(45 * fs + 17, fs)
+    const { items } = await runStage(clean, blocks([x], fs, 1000))
+    const y = joined(items)
+    expect(y.length).toBe(x.length)
+    expect(y.every(Number.isFinite)).toBe(true)
+  })
+
+  it.each([0, 1, 5, 100, 2000])('a record of %i samples (shorter than the margin) gives finite output of the same length', async (n) => {
+    const x = ecgLike(n, FS)
+    const { items } = await runStage(clean, n ? blocks([x], FS, 64) : [])
+    const y = joined(items)
+    expect(y.length).toBe(n)
+    expect(y.every(Number.isFinite)).toBe(true)
+  })
+
+  it('NaN samples come out as NaN and do not poison the rest of the record', async () => {
+    const x = sig[0].slice()
+    x.fill(NaN, 10000, 10010)
+    x[15000] = Infinity
+    const y = joined((await runStage(clean, blocks([x], FS, 3600))).items)
+    expect(y.length).toBe(x.length)
+    for (let i = 0; i < y.length; i++) expect(Number.isNaN(y[i])).toBe((i >= 10000 && i < 10010) || i === 15000)
+    // After the last bad sample the filter restarted: same as cleaning that stretch alone.
+    const tail = joined((await runStage(clean, blocks([x.slice(15001)], FS, 3600))).items)
+    expect(maxDiff(y.slice(15001), tail)).toBe(0)
+  })
+
+  it('holds a bounded number of samples per lead, independent of record length', () => {
+    const options: CleanOptions = { method: 'neurokit', highpassHz: 0.5, order: 5, powerlineHz: 50, zeroPhase: true }
+    const lead = createLeadCleaner(options, FS)
+    // High-pass: 2 margins (2 * 7685) + padlen 18 + 1; moving average: 6 + 1024 + 21 + 1.
+    expect(lead.maxHeld).toBe(2 * 7685 + 19 + 6 + 1024 + 22)
+    let maxHeld = 0
+    let out = 0
+    const x = Float64Array.from(ecgLike(10 * 60 * FS, FS))
+    for (let s = 0; s < x.length; s += 3600) {
+      out += lead.push(x.subarray(s, s + 3600)).length
+      maxHeld = Math.max(maxHeld, lead.held())
+      expect(s + 3600 - out).toBeLessThanOrEqual(lead.maxHeld) // what went in and has not come out
+    }
+    expect(maxHeld).toBeLessThanOrEqual(lead.maxHeld)
+    expect(out + lead.finish().length).toBe(x.length)
+  })
+
+  it('rejects bad options and a cutoff the sampling rate cannot carry with a PipelineError', async () => {
+    expect(() => clean.parseOptions!({ method: 'pantompkins' }, { file: 'd.yaml', yamlPath: 'stages[1].options' })).toThrow(PipelineError)
+    expect(() => clean.parseOptions!({ highpass: 1 }, { file: 'd.yaml', yamlPath: 'stages[1].options' })).toThrow(/unknown option "highpass"/)
+    const err = await runStage(clean, blocks([ecgLike(1000, 100)], 100, 500), { options: { highpassHz: 60 } }).catch((e) => e)
+    expect(err).toBeInstanceOf(PipelineError)
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.cause).toBeInstanceOf(RangeError)
+  })
+})
