@@ -75,8 +75,34 @@ export interface WindowItem {
   samples: Float32Array[]
 }
 
+/** A beat with its AAMI class, from the reference annotations or from a detector. */
+export interface BeatItem {
+  kind: 'beat'
+  recordId: string
+  source: 'reference' | 'detector'
+  sample: number
+  timeMs: number
+  /** AAMI class: N (normal/other), S (supraventricular ectopic), V (ventricular ectopic), F (fusion), Q (unclassifiable). */
+  label: 'N' | 'S' | 'V' | 'F' | 'Q'
+  /** The original label (MIT mnemonic) when there is one. */
+  symbol?: string
+}
+
+/** A rhythm episode, from one rhythm change annotation to the next (or the end of the record). */
+export interface RhythmItem {
+  kind: 'rhythm'
+  recordId: string
+  source: 'reference' | 'detector'
+  /** Rhythm name without the MIT parenthesis: N, AFIB, AFL, B, T, VT, SVTA, P, ... */
+  rhythm: string
+  startSample: number
+  startMs: number
+  endSample: number
+  endMs: number
+}
+
 /** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
-export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | CustomItem
+export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | CustomItem
 
 export interface CustomItem {
   kind: string

@@ -1,10 +1,12 @@
 // The built-in stages by name (the names a dataset's `stages:` list may use).
 import type { Stage } from '../core/stage.ts'
+import annotate from './annotate.ts'
 import clean from './clean.ts'
 import read from './read.ts'
 import segment from './segment.ts'
 
 export const BUILTIN_STAGES: Record<string, Stage<any>> = {
+  [annotate.name]: annotate,
   [clean.name]: clean,
   [read.name]: read,
   [segment.name]: segment,
