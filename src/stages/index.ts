@@ -4,10 +4,12 @@ import annotate from './annotate.ts'
 import clean from './clean.ts'
 import read from './read.ts'
 import segment from './segment.ts'
+import summarize from './summarize.ts'
 
 export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [annotate.name]: annotate,
   [clean.name]: clean,
   [read.name]: read,
   [segment.name]: segment,
+  [summarize.name]: summarize,
 }

@@ -1,0 +1,58 @@
+// The report-level statistics of one record from its labelled beats and rhythm episodes (pure,
+// incremental): what a Holter report states and what the QA generator asks about. Combines the
+// heart-rate tracker (hr-stats.ts) and the ectopy trackers (ectopy.ts).
+import { createHrTracker, type HrOptions, type HrStats } from './hr-stats.ts'
+import { createGeminyTracker, createRunTracker, type GeminyStats, type RunStats } from './ectopy.ts'
+
+export interface RecordSummaryStats {
+  totalBeats: number
+  beatsByClass: Record<string, number>
+  hr: HrStats
+  supraventricular: { count: number; burdenPct: number | null } & RunStats
+  ventricular: { count: number; burdenPct: number | null; bigeminy: GeminyStats; trigeminy: GeminyStats } & RunStats
+  rhythms: { rhythm: string; episodes: number; totalMs: number; firstStartsMs: number[] }[]
+}
+
+/** Feeds AAMI-labelled beats (N, S, V, F, Q) and rhythm episodes in time order. */
+export function createRecordSummary(options: Partial<HrOptions> = {}) {
+  const cap = options.cap ?? 100
+  const hr = createHrTracker(options)
+  const sRuns = createRunTracker('S', cap)
+  const vRuns = createRunTracker('V', cap)
+  const bigeminy = createGeminyTracker(2, 'V', 3, cap)
+  const trigeminy = createGeminyTracker(3, 'V', 3, cap)
+  const byClass: Record<string, number> = {}
+  const rhythms = new Map<string, { episodes: number; totalMs: number; firstStartsMs: number[] }>()
+  let total = 0
+  return {
+    addBeat(label: string, timeMs: number): void {
+      total++
+      byClass[label] = (byClass[label] ?? 0) + 1
+      hr.add(label, timeMs)
+      sRuns.add(label, timeMs)
+      vRuns.add(label, timeMs)
+      bigeminy.add(label, timeMs)
+      trigeminy.add(label, timeMs)
+    },
+    addRhythm(rhythm: string, startMs: number, endMs: number): void {
+      const r = rhythms.get(rhythm) ?? { episodes: 0, totalMs: 0, firstStartsMs: [] }
+      r.episodes++
+      r.totalMs += Math.max(0, endMs - startMs)
+      if (r.firstStartsMs.length < cap) r.firstStartsMs.push(startMs)
+      rhythms.set(rhythm, r)
+    },
+    finish(): RecordSummaryStats {
+      const burden = (n: number) => (total > 0 ? Math.round((10_000 * n) / total) / 100 : null)
+      const s = byClass.S ?? 0
+      const v = byClass.V ?? 0
+      return {
+        totalBeats: total,
+        beatsByClass: byClass,
+        hr: hr.finish(),
+        supraventricular: { count: s, burdenPct: burden(s), ...sRuns.finish() },
+        ventricular: { count: v, burdenPct: burden(v), ...vRuns.finish(), bigeminy: bigeminy.finish(), trigeminy: trigeminy.finish() },
+        rhythms: [...rhythms].map(([rhythm, r]) => ({ rhythm, ...r, totalMs: Math.round(r.totalMs) })),
+      }
+    },
+  }
+}

@@ -1,0 +1,59 @@
+// `summarize` (issue 3): per record, one `summary` item emitted when the record's stream ends,
+// built incrementally from the `beat` and `rhythm` items that pass (no beat list is held): the
+// figures of a Holter report (duration, beats, mean/max/min HR with times, tachy/brady share,
+// S and V counts and burden, singles/couplets/runs, bigeminy/trigeminy, pauses, rhythm episodes)
+// with the beat times they came from (capped lists). `source: auto` summarizes the detector's
+// beats when there are any, else the reference beats (both are tracked, one is reported).
+import { defineStage } from '../core/stage.ts'
+import type { BeatItem, Item, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
+import { createRecordSummary } from '../dsp/record-summary.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+
+const schema = z.strictObject({
+  source: z.enum(['auto', 'reference', 'detector']).default('auto'),
+  tachyBpm: z.number().positive().default(100),
+  bradyBpm: z.number().positive().default(60),
+  pauseSec: z.number().positive().default(2),
+  avgBeats: z.number().int().min(1).max(100).default(8),
+  /** Most event times listed per kind of event (counts stay exact). */
+  maxTimes: z.number().int().min(0).max(100_000).default(100),
+})
+
+export type SummarizeOptions = z.infer<typeof schema>
+
+export default defineStage<SummarizeOptions>({
+  name: 'summarize',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    const o = ctx.options
+    const make = () => createRecordSummary({ tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseMs: o.pauseSec * 1000, avgBeats: o.avgBeats, cap: o.maxTimes })
+    const trackers = { reference: make(), detector: make() }
+    const seen = { reference: 0, detector: 0 }
+    let durationSec = 0
+    let signalSec = 0
+    for await (const item of source as AsyncIterable<Item>) {
+      yield item
+      if (item.kind === 'beat') {
+        const b = item as BeatItem
+        seen[b.source]++
+        trackers[b.source].addBeat(b.label, b.timeMs)
+      } else if (item.kind === 'rhythm') {
+        const r = item as RhythmItem
+        trackers[r.source].addRhythm(r.rhythm, r.startMs, r.endMs)
+      } else if (item.kind === 'recording') {
+        durationSec = (item as RecordingItem).durationSec
+      } else if (item.kind === 'block') {
+        const b = item as SampleBlock
+        signalSec += (b.leads[0]?.length ?? 0) / b.fs
+      }
+    }
+    const chosen = o.source === 'auto' ? (seen.detector > 0 ? 'detector' : 'reference') : o.source
+    yield {
+      kind: 'summary', recordId: ctx.recordId, source: chosen,
+      durationSec: Math.round((signalSec || durationSec) * 1000) / 1000,
+      settings: { tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseSec: o.pauseSec, avgBeats: o.avgBeats },
+      ...trackers[chosen].finish(),
+    }
+  },
+})

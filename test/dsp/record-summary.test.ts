@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { createRecordSummary } from '../../src/dsp/record-summary.ts'
+import { createGeminyTracker, createRunTracker } from '../../src/dsp/ectopy.ts'
+import annotate from '../../src/stages/annotate.ts'
+import summarize from '../../src/stages/summarize.ts'
+import type { BeatItem, Item } from '../../src/core/items.ts'
+import { runStage } from '../helpers/stage-context.ts'
+import { readRecord, recordSpec } from '../helpers/read-record.ts'
+import { describeShared, sharedPath } from '../helpers/shared.ts'
+
+/** Beats from a label string, one every `rrMs` (a different RR per beat when `rrs` is given). */
+function beatsOf(labels: string, rrMs = 1000, rrs?: number[]): [string, number][] {
+  let t = 0
+  return [...labels].map((l, i) => {
+    if (i > 0) t += rrs ? rrs[i - 1] : rrMs
+    return [l, t]
+  })
+}
+
+function summarizeLabels(labels: string, rrMs = 1000, rrs?: number[]) {
+  const s = createRecordSummary({ avgBeats: 2 })
+  for (const [l, t] of beatsOf(labels, rrMs, rrs)) s.addBeat(l, t)
+  return s.finish()
+}
+
+/** The same counts by regular expressions over the label string: an independent way. */
+function byRegex(labels: string, cls: string) {
+  const runs = labels.match(new RegExp(`${cls}+`, 'g')) ?? []
+  return {
+    singles: runs.filter((r) => r.length === 1).length,
+    couplets: runs.filter((r) => r.length === 2).length,
+    runs: runs.filter((r) => r.length >= 3).length,
+    longestRun: Math.max(0, ...runs.map((r) => r.length)),
+    bigeminy: (labels.match(/(?:NV){3,}/g) ?? []).length,
+    trigeminy: (labels.match(/(?:NNV){3,}/g) ?? []).length,
+  }
+}
+
+describe('record summary (pure)', () => {
+  it('counts singles, couplets, runs, bigeminy and trigeminy like the regular expressions do', () => {
+    for (const labels of ['NNVNNVVNNVVVNNNVNVNVNVNNNVNNVNNVNNVFNV', 'VVVVNVNNVNV', 'NNNNSNNSSNSSSSN', 'NVNVNVVNVNVNV', '']) {
+      const s = summarizeLabels(labels)
+      const v = byRegex(labels, 'V')
+      expect({ singles: s.ventricular.singles, couplets: s.ventricular.couplets, runs: s.ventricular.runs, longestRun: s.ventricular.longestRun, bigeminy: s.ventricular.bigeminy.episodes, trigeminy: s.ventricular.trigeminy.episodes }, labels).toEqual(v)
+      const sv = byRegex(labels, 'S')
+      expect([s.supraventricular.singles, s.supraventricular.couplets, s.supraventricular.runs], labels).toEqual([sv.singles, sv.couplets, sv.runs])
+    }
+  })
+
+  it('gives burdens, run rates and episode times', () => {
+    const s = summarizeLabels('NNNVVVVNNNNNNNNNNN', 500)
+    expect(s.totalBeats).toBe(18)
+    expect(s.ventricular).toMatchObject({ count: 4, burdenPct: 22.22, runs: 1, longestRun: 4, fastestRunBpm: 120, runTimesMs: [1500] })
+    const g = createGeminyTracker(2, 'V')
+    for (const [l, t] of beatsOf('NNVNVNVNVNN')) g.add(l, t)
+    expect(g.finish()).toEqual({ episodes: 1, episodesMs: [{ startMs: 1000, endMs: 8000, cycles: 4 }] })
+  })
+
+  it('caps the listed times but keeps exact counts', () => {
+    const r = createRunTracker('V', 2)
+    for (const [l, t] of beatsOf('NVNVNVNVN')) r.add(l, t)
+    expect(r.finish()).toMatchObject({ singles: 4, singleTimesMs: [1000, 3000] })
+  })
+
+  it('computes heart-rate extremes, tachy/brady share and pauses', () => {
+    // RRs: 1000 x3 (60 bpm), 500 x3 (120 bpm), 1500 (40 bpm), a 2500 ms pause, then 1000: 9500 ms of NN.
+    const s = summarizeLabels('NNNNNNNNNN', 0, [1000, 1000, 1000, 500, 500, 500, 1500, 2500, 1000])
+    expect(s.hr.nnIntervals).toBe(9)
+    expect(s.hr.meanHrBpm).toBeCloseTo(60_000 / (9500 / 9), 1)
+    expect(s.hr.fastestBeat).toEqual({ bpm: 120, rrMs: 500, timeMs: 3500 })
+    expect(s.hr.slowestBeat).toEqual({ bpm: 24, rrMs: 2500, timeMs: 8500 })
+    expect(s.hr.maxHr).toEqual({ bpm: 120, timeMs: 4000 }) // 2-beat average (avgBeats: 2)
+    expect(s.hr.minHr).toEqual({ bpm: 30, timeMs: 8500 })
+    expect(s.hr.tachyPct).toBeCloseTo((100 * 1500) / 9500, 1)
+    expect(s.hr.bradyPct).toBeCloseTo((100 * 4000) / 9500, 1)
+    expect(s.hr.pauses).toEqual({ count: 1, longestMs: 2500, events: [{ startMs: 6000, durationMs: 2500 }] })
+  })
+
+  it('does not average across an ectopic beat', () => {
+    const s = createRecordSummary({ avgBeats: 3 })
+    for (const [l, t] of beatsOf('NNNVNNN', 0, [1000, 1000, 400, 1600, 1000, 1000])) s.addBeat(l, t)
+    const hr = s.finish().hr
+    expect(hr.maxHr).toBeNull() // never 3 consecutive NN intervals
+    expect(hr.nnIntervals).toBe(4)
+  })
+})
+
+describeShared('summarize stage on record 208 (reference beats)', () => {
+  it('agrees with independent counts over the reference labels', async () => {
+    const read = (await readRecord(recordSpec(sharedPath('data/mitdb/208')))).items
+    const annotated = (await runStage(annotate, read)).items
+    const { items } = await runStage(summarize, annotated)
+    const summary = items.at(-1) as Item & Record<string, any>
+    expect(summary.kind).toBe('summary')
+    expect(summary).toMatchObject({ recordId: 'rec', source: 'reference', durationSec: 1805.556, totalBeats: 2955 })
+    expect(summary.beatsByClass).toEqual({ N: 1586, V: 992, F: 373, S: 2, Q: 2 })
+    const beats = annotated.filter((i): i is BeatItem => i.kind === 'beat')
+    const labels = beats.map((b) => b.label).join('')
+    const v = byRegex(labels, 'V')
+    expect({ singles: summary.ventricular.singles, couplets: summary.ventricular.couplets, runs: summary.ventricular.runs, longestRun: summary.ventricular.longestRun, bigeminy: summary.ventricular.bigeminy.episodes, trigeminy: summary.ventricular.trigeminy.episodes }).toEqual(v)
+    expect(v.couplets).toBeGreaterThan(0) // the header speaks of couplets
+    // Mean NN heart rate, computed directly from the beat list.
+    let sum = 0
+    let n = 0
+    for (let i = 1; i < beats.length; i++) if (beats[i].label === 'N' && beats[i - 1].label === 'N') {
+      sum += beats[i].timeMs - beats[i - 1].timeMs
+      n++
+    }
+    expect(summary.hr.nnIntervals).toBe(n)
+    expect(summary.hr.meanHrBpm).toBeCloseTo(60_000 / (sum / n), 1)
+    expect(summary.rhythms.map((r: { rhythm: string }) => r.rhythm).sort()).toEqual(['N', 'T'])
+  })
+})
