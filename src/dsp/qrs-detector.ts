@@ -1,0 +1,198 @@
+// Streaming QRS detector after Pan & Tompkins, "A real-time QRS detection algorithm", IEEE TBME
+// 32(3):230-236, 1985: peaks of the integrated energy (qrs-front-end.ts) are QRS when above
+// THR1 = NPK + 0.25 (SPK - NPK) (running signal and noise peak estimates), past a 200 ms
+// refractory period, and not T waves (within 360 ms of the last QRS with under half its steepest
+// slope). After 1.66 mean RR without a QRS, the largest peak since the last one above THR2 =
+// THR1 / 2 is taken (search-back). Thresholds start from the first 2 s (learning phase).
+// Additions, for 24 h recordings with artifacts: one peak may lift SPK to at most 3x its value
+// and noise peaks count at most as SPK (a spike cannot silence the detector); search-back also
+// applies the T-wave test, and waits while a peak above THR1 is still rising (else, at high
+// rates, it takes a T wave just before the next beat); when it finds nothing after >= 1 s, SPK
+// and NPK are halved (recovery from a sudden amplitude drop). Beats are placed on the raw signal
+// (qrs-refine.ts). Work is done sample by sample with the state in this closure, so any
+// blocking gives the same beats; a beat is confirmed ~0.1-0.3 s after it (up to 1.66 RR by
+// search-back). Memory is bounded (1 s ring buffers, at most 64 pending peaks).
+import { createQrsFrontEnd } from './qrs-front-end.ts'
+import { createQrsRing, type QrsPeak } from './qrs-refine.ts'
+
+export interface QrsDetectorOptions {
+  /** Sampling rate, Hz. */
+  fs: number
+  /** Refractory period, ms (Pan-Tompkins: 200). */
+  refractoryMs?: number
+  /** Learning phase before the first decision, ms (Pan-Tompkins: 2 s). */
+  learnMs?: number
+}
+
+export interface QrsDetector {
+  /** Feeds the samples starting at absolute index startSample; returns the beats confirmed by this call. */
+  push(samples: Float32Array, startSample: number): number[]
+  /** Ends the stream; returns the beats still pending. */
+  finish(): number[]
+}
+
+// Peaks since the last QRS kept for search-back (within 1.66 RR there are rarely a few).
+const MAX_PENDING = 64
+// How far one peak may lift the signal estimate, relative to it (see the header).
+const CLAMP = 3
+
+/** Creates a streaming QRS detector; see the file header for the algorithm. */
+export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
+  const { fs } = options
+  if (!(fs >= 50 && fs <= 10_000)) throw new RangeError(`QRS detector: fs must be between 50 and 10000 Hz, found ${fs}`)
+  const front = createQrsFrontEnd(fs)
+  const refractory = Math.round(((options.refractoryMs ?? 200) * fs) / 1000)
+  const learnLen = Math.round(((options.learnMs ?? 2000) * fs) / 1000)
+  const tWave = Math.round(0.36 * fs)
+  const stuckLen = fs // 1 s: below 60 bpm the 1.66 RR window alone decides
+  const ring = createQrsRing(fs, front.delay, front.mwiWidth)
+  let lastValid = 0
+  let next = -1 // absolute index of the next expected sample
+  let segStart = 0 // first sample after the last start or gap
+  let learning = true
+  let learnMax = 0, learnSum = 0 // energy statistics of the learning phase
+  const learned: QrsPeak[] = []
+  let spk = 0, npk = 0 // signal and noise peak estimates
+  let lastR = -Infinity, lastSlope = 0 // the last QRS
+  let silentUntil = Infinity // sample after which the search-back runs
+  const rr = new Float64Array(8) // last 8 RR intervals (RR average 1 of the paper)
+  let rrCount = 0, rrSum = 0
+  let pending: QrsPeak[] = []
+  let out: number[] = []
+  // Peak picking on the integrated energy: a maximum is a peak once the energy falls to half of it.
+  let rising = true, candH = 0, candAt = 0, prev = 0
+
+  const thr1 = () => npk + 0.25 * (spk - npk)
+  const rrMean = () => (rrCount > 0 ? rrSum / Math.min(rrCount, rr.length) : fs)
+
+  function accept(p: QrsPeak, weight: number): void {
+    spk = weight * (spk > 0 ? Math.min(p.height, CLAMP * spk) : p.height) + (1 - weight) * spk
+    if (lastR > -Infinity) {
+      const interval = p.at - lastR
+      const slot = rrCount % rr.length
+      rrSum += interval - (rrCount >= rr.length ? rr[slot] : 0)
+      rr[slot] = interval
+      rrCount++
+    }
+    lastR = p.at
+    silentUntil = p.at + 1.66 * rrMean()
+    lastSlope = p.slope
+    out.push(p.at)
+  }
+
+  // Pan-Tompkins T-wave test: soon after a QRS and with less than half its steepest slope.
+  function isTWave(p: QrsPeak): boolean {
+    return p.at - lastR < tWave && p.slope < 0.5 * lastSlope
+  }
+
+  function classify(p: QrsPeak): void {
+    const since = p.at - lastR
+    if (p.height > thr1() && since > refractory && !isTWave(p)) {
+      accept(p, 0.125)
+      pending = pending.filter((q) => q.at - p.at > refractory)
+      return
+    }
+    npk = 0.125 * (spk > 0 ? Math.min(p.height, spk) : p.height) + 0.875 * npk
+    if (since > refractory) {
+      if (pending.length === MAX_PENDING) pending.shift()
+      pending.push(p)
+    }
+  }
+
+  // Search-back: the largest pending peak above THR2 becomes a QRS (signal estimate moves faster).
+  function searchBack(): void {
+    const thr2 = 0.5 * thr1()
+    let best = -1
+    for (let i = 0; i < pending.length; i++) {
+      const q = pending[i]
+      if (q.height > thr2 && q.at - lastR > refractory && !isTWave(q) && (best < 0 || q.height > pending[best].height)) best = i
+    }
+    if (best < 0) return
+    const p = pending[best]
+    pending = pending.slice(best + 1).filter((q) => q.at - p.at > refractory)
+    accept(p, 0.25)
+  }
+
+  function take(): number[] {
+    const found = out
+    out = []
+    return found
+  }
+
+  function onPeak(p: QrsPeak): void {
+    if (learning) learned.push(p)
+    else classify(p)
+  }
+
+  // Pan-Tompkins initial estimates: SPK a third of the maximal energy, NPK half its mean.
+  function endLearning(): void {
+    learning = false
+    silentUntil = next + 1.66 * rrMean()
+    spk = learnMax / 3
+    npk = next > segStart ? learnSum / (next - segStart) / 2 : 0
+    for (const p of learned) classify(p)
+    learned.length = 0
+  }
+
+  function step(n: number, x: number, bp: number, e: number): void {
+    ring.write(n, x, bp)
+    next = n + 1
+    if (rising) {
+      if (e > candH) {
+        candH = e
+        candAt = n
+      } else if (e < 0.5 * candH) {
+        onPeak(ring.place(candAt, candH, segStart, next - 1))
+        rising = false
+      }
+    } else if (e > prev) {
+      rising = true
+      candH = e
+      candAt = n
+    }
+    prev = e
+    if (learning) {
+      learnMax = Math.max(learnMax, e)
+      learnSum += e
+      if (n - segStart + 1 >= learnLen) endLearning()
+    } else if (n > silentUntil && !(rising && candH > thr1())) {
+      // Search-back; if it finds nothing, the estimates are probably stuck high: halve them.
+      const before = lastR
+      searchBack()
+      if (lastR === before && n - lastR > stuckLen) {
+        spk *= 0.5
+        npk *= 0.5
+        searchBack()
+      }
+      silentUntil = n + 1.66 * rrMean()
+    }
+  }
+
+  return {
+    push(samples, startSample) {
+      if (next >= 0 && startSample < next) {
+        throw new RangeError(`QRS detector: block starts at sample ${startSample} but sample ${next} was expected; push blocks in order without overlap`)
+      }
+      if (next < 0 || startSample > next) {
+        // First block, or a gap: the filters restart; thresholds and RR history carry over.
+        if (next >= 0) front.reset()
+        segStart = startSample
+        rising = true
+        candH = 0
+      }
+      const { bp, mwi } = front.process(samples)
+      for (let k = 0; k < samples.length; k++) {
+        const x = samples[k]
+        // An invalid sample holds the last valid value (as the front end does) for placement.
+        if (Number.isFinite(x)) lastValid = x
+        step(startSample + k, lastValid, bp[k], mwi[k])
+      }
+      return take()
+    },
+    finish() {
+      if (rising && candH > 0) onPeak(ring.place(candAt, candH, segStart, next - 1))
+      if (learning) endLearning()
+      return take()
+    },
+  }
+}

@@ -1,0 +1,58 @@
+// Beat placement for the QRS detector (qrs-detector.ts). The integrated energy peaks about one
+// integration window after the QRS, delayed further by the band-pass, so the beat is placed in
+// two steps: the band-pass extremum within the integration window before the energy peak, moved
+// back by the band-pass delay, then the raw sample farthest from the local mean within +-60 ms
+// (an R peak or, for a negative QRS, its deepest point; the mean removes baseline offset).
+// The last second or so of both signals is kept in ring buffers, so memory does not grow.
+
+/** A peak of the integrated energy, placed on the raw signal. */
+export interface QrsPeak {
+  /** Refined beat sample (absolute). */
+  at: number
+  /** Height of the integrated-energy peak (what the thresholds compare). */
+  height: number
+  /** Steepest band-pass slope in the QRS window (Pan-Tompkins T-wave test). */
+  slope: number
+}
+
+export interface QrsRing {
+  /** Stores sample n of the raw and band-passed signal. */
+  write(n: number, raw: number, bp: number): void
+  /** Places the energy peak found at sample m, looking no further back than `from` and no later than `last`. */
+  place(m: number, height: number, from: number, last: number): QrsPeak
+}
+
+/** Creates the ring buffers for sampling rate fs, band-pass delay and integration width (samples). */
+export function createQrsRing(fs: number, delay: number, mwiWidth: number): QrsRing {
+  const refine = Math.round(0.06 * fs)
+  const look = mwiWidth + Math.round(0.05 * fs)
+  let size = 1
+  while (size < fs + 2 * look + delay + refine) size *= 2
+  const mask = size - 1
+  const raw = new Float32Array(size)
+  const bp = new Float64Array(size)
+  return {
+    write(n, x, b) {
+      raw[n & mask] = x
+      bp[n & mask] = b
+    },
+    place(m, height, from, last) {
+      const lo0 = Math.max(from, m - look)
+      let pb = m
+      let slope = 0
+      for (let k = m; k >= lo0; k--) {
+        if (Math.abs(bp[k & mask]) > Math.abs(bp[pb & mask])) pb = k
+        if (k > lo0) slope = Math.max(slope, Math.abs(bp[k & mask] - bp[(k - 1) & mask]))
+      }
+      const c = pb - delay
+      const lo = Math.max(from, c - refine)
+      const hi = Math.min(last, c + refine)
+      let mean = 0
+      for (let k = lo; k <= hi; k++) mean += raw[k & mask]
+      mean /= Math.max(1, hi - lo + 1)
+      let at = Math.max(lo, Math.min(hi, c))
+      for (let k = lo; k <= hi; k++) if (Math.abs(raw[k & mask] - mean) > Math.abs(raw[at & mask] - mean)) at = k
+      return { at, height, slope }
+    },
+  }
+}
