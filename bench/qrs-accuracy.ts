@@ -7,16 +7,10 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { AnnotationItem, Item, SampleBlock } from '../src/core/items.ts'
-import { createQrsDetector, type QrsDetector } from '../src/dsp/qrs-detector.ts'
 import { toBeatSeries } from '../src/metrics/aami-classes.ts'
 import { type BxbStats, grossStats, scoreBeats } from '../src/metrics/bxb-stats.ts'
-import read from '../src/stages/read.ts'
-import { readContext, recordSpec } from '../test/helpers/read-record.ts'
+import { detectOverFiles } from '../test/helpers/detect-records.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
-
-const isBlock = (i: Item): i is SampleBlock => i.kind === 'block'
-const isAnnotation = (i: Item): i is AnnotationItem => i.kind === 'annotation'
 
 interface Row {
   id: string
@@ -29,42 +23,17 @@ interface Row {
   afterSkip: BxbStats
 }
 
-// Streams the files as one record: detector fed block by block, annotations shifted by offset.
+// Streams the files as one record (test/helpers/detect-records.ts) and scores it.
 async function run(id: string, files: string[]): Promise<Row> {
-  let det: QrsDetector | undefined
-  let fs = 0
-  let offset = 0
-  let detectMs = 0
-  const beats: number[] = []
-  const refSamples: number[] = []
-  const refSymbols: string[] = []
   const t0 = performance.now()
-  for (const file of files) {
-    let length = 0
-    for await (const item of read.transform((async function* () {})(), readContext(recordSpec(file)))) {
-      if (isBlock(item)) {
-        fs = item.fs
-        det ??= createQrsDetector({ fs })
-        const t = performance.now()
-        beats.push(...det.push(item.leads[0], offset + item.startSample))
-        detectMs += performance.now() - t
-        length = Math.max(length, item.startSample + item.leads[0].length)
-      } else if (isAnnotation(item)) {
-        refSamples.push(offset + item.sample)
-        refSymbols.push(item.symbol)
-      }
-    }
-    offset += length
-  }
-  const t = performance.now()
-  beats.push(...det!.finish())
-  detectMs += performance.now() - t
-  const score = scoreBeats(toBeatSeries(refSamples, refSymbols), toBeatSeries(beats), { fs })
-  const refS = toBeatSeries(refSamples, refSymbols).samples
-  const testS = toBeatSeries(beats).samples
-  const dts = Float64Array.from(Array.from(refS).flatMap((r, i) => (score.match.refToTest[i] < 0 ? [] : [Math.abs(testS[score.match.refToTest[i]] - r)]))).sort()
-  const medianDtMs = dts.length ? (1000 * dts[dts.length >> 1]) / fs : 0
-  return { id, stats: score.whole, afterSkip: score.afterSkip, medianDtMs, hours: offset / fs / 3600, readDetectS: (performance.now() - t0) / 1000, detectS: detectMs / 1000 }
+  const d = await detectOverFiles(files)
+  const readDetectS = (performance.now() - t0) / 1000
+  const ref = toBeatSeries(d.refSamples, d.refSymbols)
+  const test = toBeatSeries(d.beats)
+  const score = scoreBeats(ref, test, { fs: d.fs })
+  const dts = Float64Array.from(Array.from(ref.samples).flatMap((r, i) => (score.match.refToTest[i] < 0 ? [] : [Math.abs(test.samples[score.match.refToTest[i]] - r)]))).sort()
+  const medianDtMs = dts.length ? (1000 * dts[dts.length >> 1]) / d.fs : 0
+  return { id, stats: score.whole, afterSkip: score.afterSkip, medianDtMs, hours: d.totalSamples / d.fs / 3600, readDetectS, detectS: d.detectMs / 1000 }
 }
 
 const pct = (r: { pct: number | null }) => (r.pct === null ? '-' : r.pct.toFixed(2))

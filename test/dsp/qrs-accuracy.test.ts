@@ -3,44 +3,15 @@
 // the EC57/bxb scorer over whole records, lead 0. The floors are the counts measured with
 // bench/qrs-accuracy.ts (bench/results/qrs-accuracy.md), so any regression fails.
 import { beforeAll, expect, it } from 'vitest'
-import type { AnnotationItem, Item, SampleBlock } from '../../src/core/items.ts'
-import { createQrsDetector, type QrsDetector } from '../../src/dsp/qrs-detector.ts'
 import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
 import { type BxbStats, grossStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
-import read from '../../src/stages/read.ts'
-import { readContext, recordSpec } from '../helpers/read-record.ts'
+import { detectOverFiles } from '../helpers/detect-records.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
-const isBlock = (i: Item): i is SampleBlock => i.kind === 'block'
-const isAnnotation = (i: Item): i is AnnotationItem => i.kind === 'annotation'
-
-// Streams the files through the read stage into one detector, as one record (offsets added).
+/** Scores the detector over `files` read as one record. */
 async function scoreFiles(files: string[], blockSamples?: number): Promise<{ stats: BxbStats; beats: number[] }> {
-  let det: QrsDetector | undefined
-  let fs = 0
-  let offset = 0
-  const beats: number[] = []
-  const refAt: number[] = []
-  const refSym: string[] = []
-  for (const file of files) {
-    let length = 0
-    for await (const item of read.transform((async function* () {})(), readContext(recordSpec(file)))) {
-      if (isBlock(item)) {
-        fs = item.fs
-        det ??= createQrsDetector({ fs })
-        const x = item.leads[0]
-        const step = blockSamples ?? x.length
-        for (let at = 0; at < x.length; at += step) beats.push(...det.push(x.subarray(at, at + step), offset + item.startSample + at))
-        length = Math.max(length, item.startSample + x.length)
-      } else if (isAnnotation(item)) {
-        refAt.push(offset + item.sample)
-        refSym.push(item.symbol)
-      }
-    }
-    offset += length
-  }
-  beats.push(...det!.finish())
-  return { stats: scoreBeats(toBeatSeries(refAt, refSym), toBeatSeries(beats), { fs }).whole, beats }
+  const d = await detectOverFiles(files, blockSamples)
+  return { stats: scoreBeats(toBeatSeries(d.refSamples, d.refSymbols), toBeatSeries(d.beats), { fs: d.fs }).whole, beats: d.beats }
 }
 
 // Measured counts (misses, extra detections) per record; Se/+P follow from them.
