@@ -5,7 +5,7 @@ import { PipelineError } from '../core/errors.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath } from '../formats/wfdb-path.ts'
 import { wfdbStartTime } from '../formats/wfdb-header.ts'
 import { datFilesOf } from '../formats/wfdb-signal.ts'
-import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
+import { WFDB_INVALID_SAMPLE, wfdbBytesPerFrame } from '../formats/wfdb-formats.ts'
 import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
 import { isBeatSymbol } from '../formats/wfdb-annotation-codes.ts'
 import type { RecordingInfo } from './info.ts'
@@ -20,7 +20,7 @@ export async function describeWfdb(input: string, annotator = 'atr'): Promise<Re
   for (const f of datFilesOf(h)) {
     const p = wfdbFilePath(rec, f.fileName)
     const size = await stat(p).then((s) => s.size, () => null)
-    const bytesPerFrame = f.signals.reduce((b, i) => b + bytesPerSample(h.signals[i].format), 0)
+    const bytesPerFrame = wfdbBytesPerFrame(f.signals.map((i) => h.signals[i]))
     if (size === null) {
       // Like the reader (and wfdbdesc): a record without its samples cannot be described.
       throw new PipelineError('E_WFDB_DAT_MISSING', `${h.file}: the header names signal file ${f.fileName}, which is missing at ${p}; copy the .dat next to the .hea`, { file: h.file, field: 'fileName' })
@@ -61,8 +61,4 @@ export async function describeWfdb(input: string, annotator = 'atr'): Promise<Re
     comments: h.comments,
     warnings,
   }
-}
-
-function bytesPerSample(format: number): number {
-  return format === 212 ? 1.5 : format === 80 ? 1 : format === 24 ? 3 : format === 32 ? 4 : 2
 }

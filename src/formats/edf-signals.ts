@@ -5,7 +5,7 @@
 // their scaling fields are only required to be numbers (some writers leave them degenerate).
 import { PipelineError } from '../core/errors.ts'
 import { parseEdfNumber, readField, show } from './edf-ascii.ts'
-import { toMvFactor } from './edf-units.ts'
+import { toMvFactor } from './units.ts'
 
 /** One signal of an EDF/BDF file, as declared in the header, with its derived scaling. */
 export interface EdfSignal {

@@ -7,6 +7,7 @@
 import { PipelineError } from '../core/errors.ts'
 import { isSupportedWfdbFormat, SUPPORTED_WFDB_FORMATS, WFDB_DEFAULT_ADC_RESOLUTION } from './wfdb-formats.ts'
 import type { WfdbFormat } from './wfdb-formats.ts'
+import { toMvFactor } from './units.ts'
 
 /** ADC units per physical unit that WFDB assumes for an uncalibrated signal. */
 export const WFDB_DEFAULT_GAIN = 200
@@ -55,14 +56,6 @@ export interface WfdbSignal {
   label: string
 }
 
-const TO_MV: ReadonlyMap<string, number> = new Map([
-  ['mV', 1],
-  ['uV', 0.001],
-  ['\u00b5V', 0.001], // micro sign
-  ['\u03bcV', 0.001], // Greek mu
-  ['nV', 1e-6],
-  ['V', 1000],
-])
 
 /** The E_WFDB_HEADER error for a malformed field: where, what was expected, what was found, what to do. */
 export function headerError(file: string, line: number, field: string, expected: string, found: string, todo: string): PipelineError {
@@ -128,7 +121,7 @@ export function parseWfdbSignalLine(text: string, line: number, index: number, f
   }
   const adcResolution = int(3, 'adcres') || WFDB_DEFAULT_ADC_RESOLUTION[format]
   const adcZero = int(4, 'adczero') ?? 0
-  const factor = TO_MV.get(units)
+  const factor = toMvFactor(units)
   return {
     index,
     line,
@@ -141,7 +134,7 @@ export function parseWfdbSignalLine(text: string, line: number, index: number, f
     gainGiven,
     baseline: baseline ?? adcZero,
     units,
-    unitsKnown: factor !== undefined,
+    unitsKnown: factor !== null,
     toMv: factor ?? 1,
     adcResolution,
     adcZero,

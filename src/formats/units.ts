@@ -1,4 +1,4 @@
-// Physical dimension -> factor to mV. Only voltages are converted; anything else (empty, '°',
+// Physical dimension (EDF) or units (WFDB) -> factor to mV, shared by both readers. Only voltages are converted; anything else (empty, '°',
 // 'bpm') gives null and callers keep the values as they are and say so. Case matters for the
 // prefix: 'MV' would be megavolts, so it is not taken as mV.
 
