@@ -52,15 +52,25 @@ export async function convertCommand(input: string, output: string, opts: Conver
     const annotationFile = opts.annotator ? `${rec.basePath}.${opts.annotator}` : null
     // Pass 1: bytes of TALs per data record, to size the annotation signal.
     // Annotations past the last sample (a truncated .dat) are left out: no data record holds them.
-    const tals = (items: AnnotationItem[]) => items.filter((a) => a.sample < total).map((a) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux)))
+    const talOf = (a: AnnotationItem) => toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))
+    const tals = (items: AnnotationItem[]) => items.filter((a) => a.sample < total).map(talOf)
     const need = new Map<number, number>()
+    let past = 0
     const sizing = annotationFile ? await readAnnotationStream(annotationFile, spec, header.fs, ctx) : null
-    const reference = sizing ? await sizing.rest() : []
-    for (const a of reference.filter((x) => x.sample < total)) {
-      const r = Math.min(nRecords - 1, Math.max(0, Math.floor(a.sample / spr)))
-      need.set(r, (need.get(r) ?? 0) + talBytes(toTal(a.sample, header.fs, joinAnnotationText(a.symbol, a.aux))))
+    const size = (batch: AnnotationItem[]) => {
+      for (const a of batch) {
+        if (a.sample >= total) past++
+        else {
+          const r = Math.min(nRecords - 1, Math.max(0, Math.floor(a.sample / spr)))
+          need.set(r, (need.get(r) ?? 0) + talBytes(talOf(a)))
+        }
+      }
     }
-    const past = reference.filter((x) => x.sample >= total).length
+    // Streamed an hour of records at a time: a 24 h file's annotations are never all in memory.
+    if (sizing) {
+      for (let end = 0; end < total; ) size(await sizing.until((end += spr * 3600)))
+      size(await sizing.rest())
+    }
     if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} annotations at or after sample ${total}, past the end of the signal, were left out`)
     const keeping = talBytes({ onsetSec: (nRecords - 1) * durationSec, durationSec: null, texts: [''] }) + 1
     const annBytes = 2 * Math.ceil((keeping + Math.max(0, ...need.values())) / 2)
@@ -82,8 +92,14 @@ export async function convertCommand(input: string, output: string, opts: Conver
         for (let off = 0; off < n; off += spr, r++) {
           const perSignal = all.map((i) => padRecord(digital.get(i)!.subarray(off, off + spr), spr, signals[i]))
           const end = (r + 1) * durationSec
-          const mine = r === nRecords - 1 ? late.concat(notes ? tals(await notes.rest()) : []) : late.filter((t) => t.onsetSec < end - 1e-9)
-          late = late.filter((t) => !mine.includes(t))
+          let mine: TalAnnotation[]
+          if (r === nRecords - 1) {
+            mine = late.concat(notes ? tals(await notes.rest()) : [])
+            late = []
+          } else {
+            mine = late.filter((t) => t.onsetSec < end - 1e-9)
+            late = late.filter((t) => t.onsetSec >= end - 1e-9)
+          }
           yield encodeDataRecord(perSignal, encodeTalBlock(r * durationSec, mine, annBytes))
         }
       }
