@@ -59,7 +59,7 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
         const rr = timeMs - prev.timeMs
         if (rr > o.pauseMs) {
           s.pauses.count++
-          s.pauses.longestMs = round3(Math.max(s.pauses.longestMs ?? 0, rr))
+          s.pauses.longestMs = Math.max(s.pauses.longestMs ?? 0, rr)
           if (s.pauses.events.length < o.cap) s.pauses.events.push({ startMs: prev.timeMs, durationMs: round3(rr) })
         }
         if (label === 'N' && prev.label === 'N' && rr > 0) {
@@ -68,8 +68,9 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
           const bpm = 60_000 / rr
           if (bpm > o.tachyBpm) tachyMs += rr
           if (bpm < o.bradyBpm) bradyMs += rr
-          if (!s.fastestBeat || rr < s.fastestBeat.rrMs) s.fastestBeat = { bpm: round1(bpm), rrMs: round3(rr), timeMs }
-          if (!s.slowestBeat || rr > s.slowestBeat.rrMs) s.slowestBeat = { bpm: round1(bpm), rrMs: round3(rr), timeMs }
+          // Compared unrounded (rounded once in finish), like the averaged extremes.
+          if (!s.fastestBeat || rr < s.fastestBeat.rrMs) s.fastestBeat = { bpm, rrMs: rr, timeMs }
+          if (!s.slowestBeat || rr > s.slowestBeat.rrMs) s.slowestBeat = { bpm, rrMs: rr, timeMs }
           windowSum += rr - (filled === o.avgBeats ? window[head] : 0)
           window[head] = rr
           head = (head + 1) % o.avgBeats
@@ -90,6 +91,8 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
     },
     finish(): HrStats {
       s.nnIntervals = nn
+      for (const b of [s.fastestBeat, s.slowestBeat]) if (b) Object.assign(b, { bpm: round1(b.bpm), rrMs: round3(b.rrMs) })
+      if (s.pauses.longestMs !== null) s.pauses.longestMs = round3(s.pauses.longestMs)
       if (s.maxHr) s.maxHr.bpm = round1(s.maxHr.bpm)
       if (s.minHr) s.minHr.bpm = round1(s.minHr.bpm)
       if (nn > 0) {
