@@ -47,8 +47,10 @@ async function main(): Promise<number> {
     .command('convert <input> <output>', 'write a WFDB record as EDF+ (physical units, annotations as TALs)', (y) => y
       .positional('input', { type: 'string', demandOption: true })
       .positional('output', { type: 'string', demandOption: true })
-      .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotation file extension to carry over ("" for none)' }),
-    async (a) => set(await (await import('./commands/convert.ts')).convertCommand(a.input, a.output, { annotator: a.annotator || false, signal: controller.signal, err: process.stderr })))
+      .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotation file extension to carry over ("" for none)' })
+      .option('clean', { type: 'boolean', describe: 'write the cleaned signals (the clean stage: 0.5 Hz high-pass, zero phase, powerline moving average)' })
+      .option('powerline', { type: 'number', default: 50, describe: 'mains frequency for --clean, Hz (50 or 60)' }),
+    async (a) => set(await (await import('./commands/convert.ts')).convertCommand(a.input, a.output, { annotator: a.annotator || false, clean: a.clean, powerlineHz: a.powerline, signal: controller.signal, err: process.stderr })))
     .demandCommand(1, 'name a command: run, tail, info or convert')
     .strict()
     .version(TOOL.version)
