@@ -86,6 +86,11 @@ export interface BeatItem {
   label: 'N' | 'S' | 'V' | 'F' | 'Q'
   /** The original label (MIT mnemonic) when there is one. */
   symbol?: string
+  /** Detector beats: the lead detected on, the RR interval before the beat (ms; null after a
+   * start or gap) and the classifier's features (numbers, see src/dsp/beat-classifier.ts). */
+  lead?: string
+  rrMs?: number | null
+  [feature: string]: unknown
 }
 
 /** A rhythm episode, from one rhythm change annotation to the next (or the end of the record). */
@@ -101,8 +106,32 @@ export interface RhythmItem {
   endMs: number
 }
 
+/** Signal quality of one lead over a quality window (see src/dsp/signal-quality.ts for the checks). */
+export interface LeadQuality {
+  label: string
+  /** Empty when the lead looks usable. */
+  flags: ('invalid' | 'flat' | 'saturated' | 'noisy')[]
+  invalidPct: number
+  flatPct: number
+  saturatedPct: number
+  slopeKurtosis: number | null
+}
+
+/** A window of the record assessed by the quality stage, emitted before the block that completes it. */
+export interface QualityItem {
+  kind: 'quality'
+  recordId: string
+  index: number
+  startSample: number
+  /** One past the last sample of the window. */
+  endSample: number
+  startMs: number
+  endMs: number
+  leads: LeadQuality[]
+}
+
 /** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
-export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | CustomItem
+export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | QualityItem | CustomItem
 
 export interface CustomItem {
   kind: string

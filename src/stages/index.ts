@@ -2,6 +2,7 @@
 import type { Stage } from '../core/stage.ts'
 import annotate from './annotate.ts'
 import clean from './clean.ts'
+import quality from './quality.ts'
 import read from './read.ts'
 import segment from './segment.ts'
 import summarize from './summarize.ts'
@@ -9,6 +10,7 @@ import summarize from './summarize.ts'
 export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [annotate.name]: annotate,
   [clean.name]: clean,
+  [quality.name]: quality,
   [read.name]: read,
   [segment.name]: segment,
   [summarize.name]: summarize,
