@@ -89,6 +89,13 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
       }
       prev = { label, timeMs }
     },
+    /** An artifact period: no interval (NN, pause) spans it; averaging restarts after it. */
+    interrupt(): void {
+      prev = null
+      filled = 0
+      head = 0
+      windowSum = 0
+    },
     finish(): HrStats {
       s.nnIntervals = nn
       for (const b of [s.fastestBeat, s.slowestBeat]) if (b) Object.assign(b, { bpm: round1(b.bpm), rrMs: round3(b.rrMs) })

@@ -6,6 +6,8 @@ import { createGeminyTracker, createRunTracker, type GeminyStats, type RunStats 
 
 export interface RecordSummaryStats {
   totalBeats: number
+  /** Beats in artifact periods, left out of every figure here. */
+  excludedBeats: number
   beatsByClass: Record<string, number>
   hr: HrStats
   supraventricular: { count: number; burdenPct: number | null } & RunStats
@@ -24,8 +26,16 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
   const byClass: Record<string, number> = {}
   const rhythms = new Map<string, { episodes: number; totalMs: number; firstStartsMs: number[] }>()
   let total = 0
+  let excluded = 0
   return {
-    addBeat(label: string, timeMs: number): void {
+    /** A beat; `artifact` beats (in a window the quality stage flagged) are counted apart and break every interval and pattern. */
+    addBeat(label: string, timeMs: number, artifact = false): void {
+      if (artifact) {
+        excluded++
+        hr.interrupt()
+        for (const t of [sRuns, vRuns, bigeminy, trigeminy]) t.add('Q', timeMs)
+        return
+      }
       total++
       byClass[label] = (byClass[label] ?? 0) + 1
       hr.add(label, timeMs)
@@ -47,6 +57,7 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
       const v = byClass.V ?? 0
       return {
         totalBeats: total,
+        excludedBeats: excluded,
         beatsByClass: byClass,
         hr: hr.finish(),
         supraventricular: { count: s, burdenPct: burden(s), ...sRuns.finish() },

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import summarize from '../../src/stages/summarize.ts'
+import { createArtifactGate } from '../../src/stages/artifact-gate.ts'
+import type { BeatItem, Item, QualityItem, SampleBlock } from '../../src/core/items.ts'
+import { runStage } from '../helpers/stage-context.ts'
+
+const fs = 100
+const beat = (sample: number, source: BeatItem['source'] = 'detector', label: BeatItem['label'] = 'N'): BeatItem =>
+  ({ kind: 'beat', recordId: 'rec', source, sample, timeMs: sample * 10, label, ...(source === 'detector' ? { lead: 'MLII' } : {}) })
+const window = (index: number, flags: [string[], string[]]): QualityItem => ({
+  kind: 'quality', recordId: 'rec', index, startSample: index * 1000, endSample: (index + 1) * 1000, startMs: index * 10_000, endMs: (index + 1) * 10_000,
+  leads: (['MLII', 'V5'] as const).map((label, l) => ({ label, flags: flags[l] as QualityItem['leads'][0]['flags'], invalidPct: 0, flatPct: 0, saturatedPct: 0, slopeKurtosis: 20 })),
+})
+const block = (startSample: number, n = 1000): SampleBlock => ({ kind: 'block', recordId: 'rec', fs, startSample, labels: ['MLII', 'V5'], leads: [new Float32Array(n), new Float32Array(n)] })
+const summaryOf = (items: Item[]) => items.find((i) => i.kind === 'summary') as Record<string, any>
+
+describe('artifact gate', () => {
+  it('holds beats until a window covers them; a detector beat follows its own lead, a reference beat needs every lead flagged', () => {
+    const gate = createArtifactGate()
+    gate.position(500, fs)
+    expect(gate.beat(beat(100))).toEqual([])
+    expect(gate.beat(beat(150, 'reference'))).toEqual([])
+    const out = gate.quality(window(0, [['noisy'], []]))
+    expect(out.map((g) => [g.beat.source, g.artifact])).toEqual([['detector', true], ['reference', false]])
+    // A later window is already known when its beats arrive: they pass at once.
+    gate.quality(window(1, [['flat'], ['flat']]))
+    expect(gate.beat(beat(1500, 'reference')).map((g) => g.artifact)).toEqual([true])
+  })
+
+  it('lets beats through as clean when no window comes within the hold, or when they fall between windows', () => {
+    const gate = createArtifactGate(10)
+    expect(gate.beat(beat(100))).toEqual([])
+    expect(gate.position(1000, fs)).toEqual([])
+    expect(gate.position(1101, fs).map((g) => [g.beat.sample, g.artifact])).toEqual([[100, false]])
+    // A beat before the first window that was assessed (a tail under 1 s, or a gap) is clean.
+    const g2 = createArtifactGate()
+    g2.position(100, fs)
+    g2.beat(beat(50))
+    expect(g2.quality({ ...window(0, [['noisy'], ['noisy']]), startSample: 60 }).map((g) => g.artifact)).toEqual([false])
+    expect(g2.beat(beat(70)).map((g) => g.artifact)).toEqual([true])
+    const g3 = createArtifactGate()
+    g3.beat(beat(5))
+    expect(g3.finish().map((g) => g.artifact)).toEqual([false])
+  })
+})
+
+describe('summarize stage', () => {
+  // 60 s at 60 bpm, one beat missed at 25 s (inside a noisy window of lead MLII, 20-30 s).
+  const input = (): Item[] => {
+    const items: Item[] = []
+    for (let w = 0; w < 6; w++) {
+      items.push(window(w, [w === 2 ? ['noisy'] : [], []]), block(w * 1000))
+      for (let s = w * 1000 + 50; s < (w + 1) * 1000; s += 100) if (s !== 2550) items.push(beat(s))
+    }
+    return items
+  }
+
+  it('leaves beats of flagged windows out: no pause across the artifact, excluded beats counted, flagged time per lead', async () => {
+    const s = summaryOf((await runStage(summarize, input())).items)
+    expect(s.totalBeats).toBe(50)
+    expect(s.excludedBeats).toBe(9)
+    expect(s.hr.pauses.count).toBe(0)
+    expect(s.hr.meanHrBpm).toBe(60)
+    expect(s.hr.nnIntervals).toBe(48) // 19 before the artifact and 29 after it
+    expect(s.quality).toEqual({ windows: 6, leads: { MLII: { flaggedMs: 10_000, invalid: 0, flat: 0, saturated: 0, noisy: 1 }, V5: { flaggedMs: 0, invalid: 0, flat: 0, saturated: 0, noisy: 0 } } })
+  })
+
+  it('counts everything with excludeArtifacts: false (the missed beat becomes a 2 s pause)', async () => {
+    const s = summaryOf((await runStage(summarize, input(), { options: { excludeArtifacts: false, pauseSec: 1.5 } })).items)
+    expect(s.totalBeats).toBe(59)
+    expect(s.excludedBeats).toBe(0)
+    expect(s.hr.pauses).toMatchObject({ count: 1, longestMs: 2000, events: [{ startMs: 24_500, durationMs: 2000 }] })
+  })
+
+  it('has no quality section without a quality stage, and passes every item through in order', async () => {
+    const items = input().filter((i) => i.kind !== 'quality')
+    const out = (await runStage(summarize, items)).items
+    expect(out.slice(0, -1)).toEqual(items)
+    const s = summaryOf(out)
+    expect(s.quality).toBeUndefined()
+    expect(s.totalBeats).toBe(59)
+  })
+})
