@@ -1,0 +1,166 @@
+// Streaming beat classifier into AAMI classes (issue 3).
+// DRAFT header, rewritten once the rules settle.
+import { type BeatShape, beatShape, matchTemplate } from './beat-features.ts'
+import { type BeatLabel, labelBeat } from './beat-rules.ts'
+import { createTemplateSet } from './beat-templates.ts'
+import { beatWindow, windowReach } from './beat-window.ts'
+
+export type { BeatLabel }
+
+export interface BeatClassifierOptions {
+  /** Sampling rate, Hz. */
+  fs: number
+}
+
+export interface ClassifiedBeat {
+  /** The beat's sample as registered. */
+  sample: number
+  label: BeatLabel
+  /** RR interval before this beat, ms (null for the first beat and the first after a gap). */
+  rrMs: number | null
+  /** QRS span (central 80 % of the slope energy, beat-features.ts), ms; null without a waveform. */
+  qrsSpanMs: number | null
+  /** Correlation with the dominant (normal) template, 3 decimals; null without a waveform. */
+  templateCorr: number | null
+}
+
+export interface BeatClassifier {
+  /** Feeds samples (one lead, mV, NaN = invalid) starting at absolute index startSample; blocks in order, no overlap; a jump in startSample is a gap. */
+  push(samples: Float32Array, startSample: number): void
+  /** Registers a detected beat (increasing order; its sample lies within what has been pushed). Returns the beats whose labels became final, in order. */
+  beat(sample: number): ClassifiedBeat[]
+  /** End of stream: returns all remaining beats, labelled. */
+  finish(): ClassifiedBeat[]
+}
+
+interface Pending {
+  sample: number
+  /** RR before and after, samples (null: unknown). */
+  rrPre: number | null
+  rrPost: number | null
+  /** The next beat (or a gap, or the end) is known, so rrPost is final. */
+  closed: boolean
+  /** undefined until the window is complete; null when it cannot be had. */
+  shape: BeatShape | null | undefined
+}
+
+// Seconds of signal kept: the detector confirms a beat up to ~1.66 mean RR (+0.3 s) after it,
+// which stays well under this even at 30 bpm.
+const RING_SEC = 10
+const RR_HISTORY = 8
+
+/** Creates a streaming beat classifier; see the file header for the method. */
+export function createBeatClassifier(options: BeatClassifierOptions): BeatClassifier {
+  const { fs } = options
+  if (!(fs >= 50 && fs <= 10_000)) throw new RangeError(`beat classifier: fs must be between 50 and 10000 Hz, found ${fs}`)
+  const reach = windowReach(fs)
+  let size = 1
+  while (size < RING_SEC * fs) size *= 2
+  const mask = size - 1
+  const ring = new Float32Array(size)
+  let first = -1 // first sample ever pushed
+  let next = -1 // next expected sample
+  let block: Float32Array | null = null // the last block, read where the ring is too short for it
+  let blockStart = 0
+  let lastBeat = -1
+  let lastGap = -1 // first sample after the latest gap
+  const pending: Pending[] = []
+  const templates = createTemplateSet()
+  const recentRr = new Float64Array(RR_HISTORY)
+  let rrCount = 0
+  let rrRef: number | null = null // running RR of normal beats, ms
+
+  const get = (n: number): number => {
+    if (n < first || n >= next) return NaN
+    if (n >= next - size) return ring[n & mask]
+    return block !== null && n >= blockStart ? block[n - blockStart] : NaN
+  }
+
+  const extractReady = (ending: boolean) => {
+    for (const p of pending) {
+      if (p.shape !== undefined) continue
+      if (p.sample + reach.after >= next && !ending) break
+      const w = p.sample + reach.after < next ? beatWindow(get, p.sample, fs) : null
+      p.shape = w === null ? null : beatShape(w.wave, w.baselinePtp)
+    }
+  }
+
+  const toMs = (n: number | null) => (n === null ? null : (n * 1000) / fs)
+
+  const medianRr = (): number | null => {
+    const k = Math.min(rrCount, RR_HISTORY)
+    if (k === 0) return null
+    const sorted = Array.from(recentRr.subarray(0, k)).sort((a, b) => a - b)
+    return k % 2 ? sorted[k >> 1] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2
+  }
+
+  function classify(p: Pending): ClassifiedBeat {
+    const rrPre = toMs(p.rrPre)
+    const rrPost = toMs(p.rrPost)
+    const median = medianRr()
+    const onTime = rrPre === null || median === null || rrPre >= 0.9 * median
+    if (rrPre !== null) recentRr[rrCount++ % RR_HISTORY] = rrPre
+    const out: ClassifiedBeat = { sample: p.sample, label: 'Q', rrMs: rrPre === null ? null : Math.round(rrPre), qrsSpanMs: null, templateCorr: null }
+    const shape = p.shape
+    if (!shape) return out
+    out.qrsSpanMs = Math.round(shape.spanMs)
+    const { template, match } = templates.assign(shape, onTime)
+    const dom = templates.dominant()!
+    const m = template === dom && match !== null ? match : matchTemplate(shape.wave, dom.wave)
+    out.templateCorr = Math.round(m.corr * 1000) / 1000
+    out.label = labelBeat({
+      spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr: m.corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
+      ptp: shape.ptp, baselinePtp: shape.baselinePtp, rrPre, rrPost, rrRef,
+    })
+    if (out.label === 'N' && rrPre !== null) {
+      rrRef = rrRef === null ? rrPre : rrRef + (Math.min(1.5 * rrRef, Math.max(0.7 * rrRef, rrPre)) - rrRef) / 8
+    }
+    return out
+  }
+
+  const finalize = (): ClassifiedBeat[] => {
+    const out: ClassifiedBeat[] = []
+    while (pending.length > 0 && pending[0].closed && pending[0].shape !== undefined) out.push(classify(pending.shift()!))
+    return out
+  }
+
+  return {
+    push(samples, startSample) {
+      if (next >= 0 && startSample < next) {
+        throw new RangeError(`beat classifier: block starts at sample ${startSample} but sample ${next} was expected; push blocks in order without overlap`)
+      }
+      if (first < 0) first = next = startSample
+      if (startSample > next) {
+        for (let n = Math.max(next, startSample - size); n < startSample; n++) ring[n & mask] = NaN
+        lastGap = startSample
+        const last = pending[pending.length - 1]
+        if (last !== undefined) last.closed = true
+      }
+      for (let k = Math.max(0, samples.length - size); k < samples.length; k++) ring[(startSample + k) & mask] = samples[k]
+      block = samples.length > size ? samples : null
+      blockStart = startSample
+      next = startSample + samples.length
+      extractReady(false)
+    },
+    beat(sample) {
+      if (!(sample > lastBeat) || !(sample < next)) {
+        throw new RangeError(`beat classifier: beat at sample ${sample} must follow the previous one (${lastBeat}) and lie within the pushed samples (before ${next})`)
+      }
+      const rrPre = lastBeat >= 0 && !(lastGap > lastBeat && lastGap <= sample) ? sample - lastBeat : null
+      const prev = pending[pending.length - 1]
+      if (prev !== undefined && !prev.closed) {
+        prev.rrPost = rrPre
+        prev.closed = true
+      }
+      pending.push({ sample, rrPre, rrPost: null, closed: false, shape: undefined })
+      lastBeat = sample
+      extractReady(false)
+      return finalize()
+    },
+    finish() {
+      extractReady(true)
+      for (const p of pending) p.closed = true
+      return finalize()
+    },
+  }
+}
