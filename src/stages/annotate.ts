@@ -1,22 +1,42 @@
-// `annotate` (issue 3): the reference annotations of a record (WFDB annotator file or EDF+ TALs,
-// as the read stage emits them) become `beat` items with their AAMI class and `rhythm` items,
-// tagged source "reference", so later stages (summaries, QA, scoring) can use them beside a
-// detector's beats. A rhythm episode runs from its rhythm-change annotation ("+" with aux
-// "(AFIB") to the next one, or to the end of the record; it is emitted when it closes.
-// Every item passes through unchanged; beat and rhythm items follow the annotation they come from.
+// `annotate` (issue 3): the reference annotations of a record become `beat` items with their AAMI
+// class and `rhythm` items, tagged source "reference", so later stages (summaries, QA, scoring)
+// can use them beside a detector's beats. A rhythm episode runs from its rhythm-change annotation
+// ("+" with aux "(AFIB") to the next one, or to the end of the record; it is emitted when it closes.
+// Every item passes through unchanged.
+// The references are either embedded (WFDB annotator file or EDF+ TALs, as `annotation` items
+// from the read stage: each beat follows its annotation) or a CSV/JSON sidecar file found from
+// the `recording` item (option `sidecar`, src/formats/annotation-sidecar.ts). Sidecar rows are
+// streamed alongside the signal: those before the end of a block come out just before it, as
+// the read stage places annotations; rows past the signal's end are dropped with a warning. A
+// sidecar replaces the embedded annotations (they still pass through, but make no beats), so
+// beats are never doubled; `sidecar: none` uses the embedded ones. There is no "prefer embedded
+// if any" mode: whether a record has embedded annotations is known only once it has been read.
+import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
-import type { AnnotationItem, BeatItem, Item, RhythmItem, SampleBlock } from '../core/items.ts'
+import { PipelineError } from '../core/errors.ts'
+import type { AnnotationItem, BeatItem, GapItem, Item, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
+import type { RecordSpec } from '../core/config-schema.ts'
 import { aamiClass } from '../metrics/aami-classes.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { findSidecar, readSidecarRows, sidecarOptionProblem } from '../formats/annotation-sidecar.ts'
+import { sidecarError, type SidecarRow } from '../formats/annotation-row.ts'
+import { createAnnotationClock } from '../formats/annotation-clock.ts'
 
 const schema = z.strictObject({
   /** Emit beat items for the reference beats. */
   beats: z.boolean().default(true),
   /** Emit rhythm episodes from the reference rhythm changes. */
   rhythms: z.boolean().default(true),
+  /** Reference sidecar: "auto" (<dir>/<name>.annotations.csv|json|ndjson if present), "none", or a path template with {dir} and {name}. */
+  sidecar: z.string().default('auto').check((ctx) => {
+    const problem = sidecarOptionProblem(ctx.value)
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+  }),
 })
 
 export type AnnotateOptions = z.infer<typeof schema>
+
+type Note = Pick<AnnotationItem, 'sample' | 'timeMs' | 'symbol' | 'aux'>
 
 /** The rhythm an annotation starts, or null: MIT writes a rhythm change as "+" with aux "(NAME". */
 export function rhythmOf(a: Pick<AnnotationItem, 'symbol' | 'aux'>): string | null {
@@ -27,29 +47,23 @@ export function rhythmOf(a: Pick<AnnotationItem, 'symbol' | 'aux'>): string | nu
 
 export default defineStage<AnnotateOptions>({
   name: 'annotate',
-  version: 1,
+  version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     let open: { rhythm: string; startSample: number; startMs: number } | null = null
     let fs = 0
     let endSample = 0
+    const clock = createAnnotationClock() // EDF+D gaps: sidecar times count them, samples do not
+    let sidecar: { file: string; rows: AsyncGenerator<SidecarRow>; next: SidecarRow | null; lastSample: number } | null = null
+    let seenRecording = false
+    let embeddedIgnored = 0
     const close = (sample: number, timeMs: number): RhythmItem | null => {
       if (!open) return null
       const item: RhythmItem = { kind: 'rhythm', recordId: ctx.recordId, source: 'reference', rhythm: open.rhythm, startSample: open.startSample, startMs: open.startMs, endSample: sample, endMs: timeMs }
       open = null
       return item
     }
-    for await (const item of source as AsyncIterable<Item>) {
-      yield item
-      if (item.kind === 'block') {
-        const b = item as SampleBlock
-        fs = b.fs
-        endSample = Math.max(endSample, b.startSample + (b.leads[0]?.length ?? 0))
-        continue
-      }
-      if (item.kind !== 'annotation') continue
-      const a = item as AnnotationItem
-      if (a.source !== 'reference') continue
+    function* fromNote(a: Note): Generator<Item> {
       const label = aamiClass(a.symbol)
       if (label && ctx.options.beats) {
         const beat: BeatItem = { kind: 'beat', recordId: ctx.recordId, source: 'reference', sample: a.sample, timeMs: a.timeMs, label, symbol: a.symbol }
@@ -62,6 +76,65 @@ export default defineStage<AnnotateOptions>({
         open = { rhythm, startSample: a.sample, startMs: a.timeMs }
       }
     }
+    const noteOf = (r: SidecarRow): Note => ({ ...clock.place(r, fs), symbol: r.symbol, aux: r.aux })
+    /** The sidecar rows before sample `end`, as beats and rhythms. */
+    async function* sidecarUntil(end: number): AsyncGenerator<Item> {
+      const s = sidecar!
+      for (;;) {
+        if (!s.next) {
+          const r = await s.rows.next()
+          if (r.done) return
+          s.next = r.value
+        }
+        const note = noteOf(s.next)
+        if (note.sample >= end) return
+        if (note.sample < s.lastSample) throw sidecarError(s.file, s.next.line, s.next.sample === null ? 'time_ms' : 'sample', `expected rows in time order, found sample ${note.sample} after sample ${s.lastSample}; sort the sidecar by time`)
+        s.lastSample = note.sample
+        s.next = null
+        yield* fromNote(note)
+      }
+    }
+
+    try {
+      for await (const item of source as AsyncIterable<Item>) {
+        if (item.kind === 'recording' && !seenRecording) {
+          seenRecording = true
+          const rec = item as RecordingItem
+          fs = rec.fs
+          const found = await findSidecar(ctx.options.sidecar, recordingPath(rec.file, ctx.record))
+          if (found) {
+            sidecar = { file: found.file, rows: readSidecarRows(found.file, ctx.signal), next: null, lastSample: 0 }
+            if (found.others.length) ctx.warn('W_SIDECAR_AMBIGUOUS', `reference annotations are read from ${found.file}; ${found.others.join(', ')} beside it ${found.others.length > 1 ? 'are' : 'is'} ignored (name one with the annotate option sidecar)`)
+          }
+        } else if (item.kind === 'block') {
+          const b = item as SampleBlock
+          fs = b.fs
+          const end = b.startSample + (b.leads[0]?.length ?? 0)
+          if (!seenRecording && ctx.options.sidecar !== 'auto' && ctx.options.sidecar !== 'none') {
+            throw new PipelineError('E_CONFIG_VALUE', `annotate option sidecar "${ctx.options.sidecar}": expected the recording item the read stage emits before the signal, found a block first; put annotate after read`, { field: 'sidecar' })
+          }
+          if (sidecar) yield* sidecarUntil(end)
+          endSample = Math.max(endSample, end)
+        } else if (item.kind === 'gap') {
+          clock.addGap(item as GapItem)
+        }
+        yield item
+        if (item.kind !== 'annotation' || (item as AnnotationItem).source !== 'reference') continue
+        if (sidecar) embeddedIgnored++
+        else yield* fromNote(item as AnnotationItem)
+      }
+      if (sidecar) {
+        const s = sidecar
+        let dropped = s.next ? 1 : 0
+        while (!(await s.rows.next()).done) dropped++
+        if (dropped > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${dropped} reference annotations of ${s.file} at or after sample ${endSample}, past the end of the signal read, were dropped`)
+        if (embeddedIgnored > 0 && ctx.options.sidecar === 'auto') {
+          ctx.warn('W_SIDECAR_REPLACES', `${embeddedIgnored} reference annotations embedded in the recording passed through without making beats or rhythms: the sidecar ${s.file} found beside it is the reference (set the annotate option sidecar to "none" to use the embedded ones)`)
+        }
+      }
+    } finally {
+      await sidecar?.rows.return(undefined)
+    }
     // The last episode ends with the signal (its time from the sample count, gaps aside).
     const last = open as { startSample: number; startMs: number } | null
     if (last) {
@@ -72,3 +145,9 @@ export default defineStage<AnnotateOptions>({
     }
   },
 })
+
+/** The recording's file as an absolute path: the read stage writes it as the dataset gave it. */
+function recordingPath(file: string, record: RecordSpec): string {
+  if (path.isAbsolute(file)) return file
+  return file === record.source ? record.path : path.resolve(file)
+}
