@@ -41,4 +41,49 @@ describe('createMovingAverage', () => {
     f.run(new Float64Array(0), x, y, 0, 3, 1)
     expect([...y]).toEqual([3, -2, 5])
   })
+
+  // Summed afresh per sample, the definition the running sum must follow.
+  function direct(width: number, x: Float64Array, first: number): Float64Array {
+    return x.map((_, i) => {
+      let sum = 0
+      for (let j = i - width + 1; j <= i; j++) sum += j < 0 ? first : x[j]
+      return sum / width
+    })
+  }
+  const long = Float64Array.from({ length: 20000 }, (_, i) => 1000 + Math.sin(i / 3) * 50 + ((i * 7919) % 101) / 7)
+
+  it.each([2, 5, 7, 20])('width %i: the running sum stays within 1e-12 (relative) of summing afresh over 20,000 samples', (width) => {
+    const f = createMovingAverage(width)
+    const state = new Float64Array(f.stateSize)
+    f.steady(state, long[0])
+    const y = new Float64Array(long.length)
+    f.run(state, long, y, 0, long.length, 1)
+    const ref = direct(width, long, long[0])
+    const worst = y.reduce((m, v, i) => Math.max(m, Math.abs(v - ref[i])), 0)
+    expect(worst).toBeLessThan(1e-12 * 1000) // the signal's level is ~1000
+  })
+
+  it('gives bit-identical output however a stretch is split into runs (re-summing counts from steady())', () => {
+    const f = createMovingAverage(7)
+    const once = new Float64Array(long.length)
+    const s1 = new Float64Array(f.stateSize)
+    f.steady(s1, 3)
+    f.run(s1, long, once, 0, long.length, 1)
+    const pieces = long.slice()
+    const s2 = new Float64Array(f.stateSize)
+    f.steady(s2, 3)
+    for (let at = 0, k = 1; at < long.length; at += k, k = (k * 5 + 3) % 4999) f.run(s2, pieces, pieces, at, Math.min(long.length, at + k), 1)
+    expect([...pieces]).toEqual([...once])
+  })
+
+  it('an infinite input leaves the state after width-1 samples too', () => {
+    const f = createMovingAverage(3)
+    const x = Float64Array.from([1, Infinity, 1, 1, 1, -Infinity, 1, 1, 2])
+    const y = new Float64Array(x.length)
+    f.run(new Float64Array(f.stateSize), x, y, 0, x.length, 1)
+    expect([...y.subarray(1, 4)]).toEqual([Infinity, Infinity, Infinity])
+    expect(y[4]).toBe(1)
+    expect([...y.subarray(5, 8)]).toEqual([-Infinity, -Infinity, -Infinity])
+    expect(y[8]).toBeCloseTo(4 / 3, 15)
+  })
 })
