@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   E_STAGE_OUTPUT: 32,
   E_IO: 33,
   E_RUN_LOCKED: 34,
+  E_ANNOTATION_SIDECAR: 35,
   E_INTERRUPTED: 130,
 } as const
 

@@ -6,8 +6,8 @@
 // beat follows from its symbol, as for embedded annotations. Empty, null and absent are alike.
 import { PipelineError, type ErrorCode } from '../core/errors.ts'
 
-/** The code of every malformed-sidecar error (no dedicated code yet: E_ANNOTATION_SIDECAR is proposed). */
-export const SIDECAR_ERROR: ErrorCode = 'E_WFDB_ANNOTATION'
+/** The code of every malformed-sidecar error. */
+export const SIDECAR_ERROR: ErrorCode = 'E_ANNOTATION_SIDECAR'
 
 /** A sidecar row: at least one of sample and timeMs is set. */
 export interface SidecarRow {

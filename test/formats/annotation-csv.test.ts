@@ -68,7 +68,7 @@ describe('CSV annotation sidecar parser', () => {
     ['text after a closing quote', 'sample,symbol\n1,"N"x\n', 2, undefined, 'expected a comma or the end of the line after a quoted field, found "x"; write a quote inside a quoted field as two ("")'],
   ])('names file:line, the field and the fix for %s', (_, text, line, field, message) => {
     const err = thrown(() => parse(text))
-    expect(err.code).toBe('E_WFDB_ANNOTATION')
+    expect(err.code).toBe('E_ANNOTATION_SIDECAR')
     expect(err.message).toContain(`ann.csv:${line}: `)
     expect(err.message).toContain(message)
     expect(err.context).toEqual({ file: 'ann.csv', line, ...(field ? { field } : {}) })

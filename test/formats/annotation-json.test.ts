@@ -53,7 +53,7 @@ describe('JSON annotation sidecar parser', () => {
     ['an aux object', '{"sample":4,"symbol":"+","aux":{}}', 1, 'aux', 'field "aux": expected text, found {}'],
   ])('names file:line, the field and the fix for %s', (_, text, line, field, message) => {
     const err = thrown(() => parse(text))
-    expect(err.code).toBe('E_WFDB_ANNOTATION')
+    expect(err.code).toBe('E_ANNOTATION_SIDECAR')
     expect(err.message).toContain(`ann.ndjson:${line}: `)
     expect(err.message).toContain(message)
     expect(err.context).toEqual({ file: 'ann.ndjson', line, ...(field ? { field } : {}) })
