@@ -50,20 +50,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
       env.progress(record.id, seconds, written(live, env.exclude))
     }
   }
-  const transforms = env.stages.map((s) => {
-    const ctx: StageContext = {
-      recordId: record.id,
-      recordIndex: index,
-      record,
-      options: s.options,
-      signal: env.signal,
-      runDir: env.runDir,
-      mediaDir,
-      warn: (code, message) => env.warn(record.id, code, message),
-      journal: env.journal,
-    }
-    return (source: AsyncIterable<Item>) => tagErrors(s.stage.name, s.stage.transform(source, ctx))
-  })
+  const transforms = stageTransforms(record, index, env.stages, { signal: env.signal, runDir: env.runDir, mediaDir, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal })
   const sink = createRecordSink({ partsDir, exclude: env.exclude, decimals: env.decimals, onItem })
   try {
     const result = await (pipeline as (...args: unknown[]) => Promise<{ counts: Record<string, number> }>)(
@@ -73,6 +60,27 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
       { signal: env.signal },
     )
     return { partsDir, counts: result.counts, seconds }
+  } catch (err) {
+    throw isAbortError(err) ? err : withContext(err, { recordId: record.id })
+  }
+}
+
+/** What every stage of one record shares in its context. */
+export type SharedContext = Pick<StageContext, 'signal' | 'runDir' | 'mediaDir' | 'warn' | 'journal'>
+
+/** The stages of one record as transforms, each with its context and errors tagged with its name. */
+export function stageTransforms(record: RecordSpec, index: number, stages: ResolvedStage[], shared: SharedContext) {
+  return stages.map((s) => {
+    const ctx: StageContext = { recordId: record.id, recordIndex: index, record, options: s.options, ...shared }
+    return (source: AsyncIterable<Item>) => tagErrors(s.stage.name, s.stage.transform(source, ctx))
+  })
+}
+
+/** Streams one record through `stages` into `consume` (the sink), outside a run directory. */
+export async function streamRecord<T>(record: RecordSpec, stages: ResolvedStage[], shared: SharedContext, consume: (items: AsyncIterable<Item>) => Promise<T>): Promise<T> {
+  const transforms = stageTransforms(record, 0, stages, shared)
+  try {
+    return await (pipeline as (...args: unknown[]) => Promise<T>)(emptySource, ...transforms, consume, { signal: shared.signal })
   } catch (err) {
     throw isAbortError(err) ? err : withContext(err, { recordId: record.id })
   }

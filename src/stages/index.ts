@@ -2,6 +2,7 @@
 import type { Stage } from '../core/stage.ts'
 import annotate from './annotate.ts'
 import clean from './clean.ts'
+import detect from './detect.ts'
 import quality from './quality.ts'
 import read from './read.ts'
 import segment from './segment.ts'
@@ -10,6 +11,7 @@ import summarize from './summarize.ts'
 export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [annotate.name]: annotate,
   [clean.name]: clean,
+  [detect.name]: detect,
   [quality.name]: quality,
   [read.name]: read,
   [segment.name]: segment,

@@ -1,0 +1,143 @@
+// `pipeline beats <recording> [--lead N] [--out FILE] [--score] [--clean]`: detect and classify
+// the beats of one recording without a dataset file, one NDJSON line per beat
+// ({"sample","timeMs","label",...}). It streams the same stages a dataset would use
+// (read -> quality -> [clean] -> detect), so its beats are the pipeline's beats. With --score
+// the beats are compared with the recording's reference annotations like WFDB's bxb: the whole
+// record, after the EC57 5-minute skip, and without the windows the quality stage flagged on
+// the lead (artifact periods, where a reference exists but no detector can be held to it).
+// Scoring keeps the two beat lists in memory (about 2 x 100,000 numbers for 24 h); the signal
+// itself streams.
+import path from 'node:path'
+import { once } from 'node:events'
+import { guessFormat } from '../core/config.ts'
+import { PipelineError } from '../core/errors.ts'
+import type { AnnotationItem, BeatItem, Item, QualityItem, RecordingItem } from '../core/items.ts'
+import type { RecordSpec } from '../core/config-schema.ts'
+import type { ResolvedStage } from '../core/plugins.ts'
+import { streamRecord } from '../core/run-record.ts'
+import type { Stage } from '../core/stage.ts'
+import { toBeatSeries } from '../metrics/aami-classes.ts'
+import { scoreBeats } from '../metrics/bxb-stats.ts'
+import { formatBeatScore, formatBxbStats } from '../metrics/format-bxb.ts'
+import { writeFileAtomic } from '../sinks/file-writer.ts'
+import clean from '../stages/clean.ts'
+import detect from '../stages/detect.ts'
+import quality from '../stages/quality.ts'
+import read from '../stages/read.ts'
+
+export interface BeatsOptions {
+  /** Lead index or label (default 0). */
+  lead?: string | number
+  out?: string
+  score?: boolean
+  clean?: boolean
+  /** WFDB annotator for the reference ("atr"); false for none. */
+  annotator?: string | false
+  signal: AbortSignal
+  stdout: NodeJS.WritableStream
+  err: NodeJS.WritableStream
+}
+
+const resolved = (stage: Stage<any>, raw: Record<string, unknown> = {}): ResolvedStage => ({
+  stage, source: 'builtin', options: stage.parseOptions ? stage.parseOptions(raw, { file: '(pipeline beats)', yamlPath: `${stage.name}` }) : raw,
+})
+
+/** The NDJSON line of one beat: position and label first, then the classifier's fields. */
+function beatLine(b: BeatItem): string {
+  const { kind: _k, recordId: _r, source: _s, lead: _l, sample, timeMs, label, ...rest } = b
+  return JSON.stringify({ sample, timeMs: Math.round(timeMs), label, ...rest }) + '\n'
+}
+
+/** Detects (and scores) the beats of one recording; resolves with the exit code. */
+export async function beatsCommand(recording: string, opts: BeatsOptions): Promise<number> {
+  const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead ?? 0
+  const file = path.resolve(recording)
+  const record: RecordSpec = {
+    id: path.basename(file).replace(/\.(hea|edf|bdf|rec)$/i, ''),
+    path: file, format: guessFormat(file), leads: [lead],
+    annotator: opts.annotator ?? 'atr', annotatorExplicit: false,
+  }
+  const stages = [resolved(read, { annotations: opts.score ?? false }), resolved(quality), ...(opts.clean ? [resolved(clean)] : []), resolved(detect)]
+  const ref = { samples: [] as number[], symbols: [] as string[] }
+  const test = { samples: [] as number[], labels: [] as string[] }
+  const flagged: [number, number][] = []
+  let fs = 0
+  let beatsOut = 0
+
+  // The beats as NDJSON text, collecting what scoring needs on the way.
+  async function* lines(items: AsyncIterable<Item>): AsyncGenerator<Uint8Array> {
+    for await (const item of items) {
+      if (item.kind === 'beat' && (item as BeatItem).source === 'detector') {
+        const b = item as BeatItem
+        test.samples.push(b.sample)
+        test.labels.push(b.label)
+        beatsOut++
+        yield Buffer.from(beatLine(b))
+      } else if (item.kind === 'annotation') {
+        const a = item as AnnotationItem
+        ref.samples.push(a.sample)
+        ref.symbols.push(a.symbol)
+      } else if (item.kind === 'quality') {
+        const q = item as QualityItem
+        if (q.leads[0]?.flags.length) flagged.push([q.startSample, q.endSample])
+      } else if (item.kind === 'recording') fs = (item as RecordingItem).fs
+    }
+  }
+  const shared = {
+    signal: opts.signal, runDir: process.cwd(), mediaDir: process.cwd(),
+    warn: (code: string, message: string) => opts.err.write(`warning: ${code}: ${message}\n`),
+    journal: () => Promise.reject(new PipelineError('E_USAGE', 'item journals exist only inside `pipeline run`')),
+  }
+  await streamRecord(record, stages, shared, async (items) => {
+    if (opts.out) return writeFileAtomic(opts.out, lines(items), opts.signal)
+    // Without --out the beats go to stdout, unless the score is what was asked for.
+    for await (const chunk of lines(items)) {
+      if (opts.score) continue
+      if (!opts.stdout.write(chunk)) await once(opts.stdout, 'drain', { signal: opts.signal })
+    }
+  }).catch((err: unknown) => {
+    // The reader's advice names the dataset file's `leads:`; here the choice is --lead.
+    if (err instanceof PipelineError && err.code === 'E_NO_ECG') {
+      throw new PipelineError(err.code, `${err.message.replace(/; choose the ECG leads.*$/, '')}; pass --lead with one of those indexes or descriptions`, err.context, { cause: err })
+    }
+    throw err
+  })
+  if (opts.out) opts.err.write(`${beatsOut} beats written to ${opts.out}\n`)
+  if (!opts.score) return 0
+  if (ref.samples.length === 0) {
+    throw new PipelineError('E_USAGE', `--score needs reference annotations, and ${recording} has none (a WFDB .${record.annotator || 'atr'} file or EDF+ annotations); drop --score, or use --annotator to name another WFDB annotator`, { file: recording })
+  }
+  opts.stdout.write(scoreReport(record.id, fs, ref, test, flagged))
+  return 0
+}
+
+/** The bxb-style report, then the same without the flagged windows. */
+function scoreReport(id: string, fs: number, ref: { samples: number[]; symbols: string[] }, test: { samples: number[]; labels: string[] }, flagged: [number, number][]): string {
+  const refSeries = toBeatSeries(ref.samples, ref.symbols)
+  const testSeries = toBeatSeries(test.samples, test.labels)
+  const out = [formatBeatScore(scoreBeats(refSeries, testSeries, { fs }), { recordId: id, refAnnotator: 'reference annotations', testAnnotator: 'pipeline detect', fs })]
+  const flaggedSec = flagged.reduce((s, [a, b]) => s + (b - a), 0) / fs
+  if (flagged.length === 0) {
+    out.push('No window was flagged by the quality stage: the scores above cover the whole signal.\n')
+  } else {
+    // Both lists lose the beats inside flagged windows.
+    const r = outside(ref.samples, ref.symbols, flagged)
+    const t = outside(test.samples, test.labels, flagged)
+    const score = scoreBeats(toBeatSeries(r.samples, r.labels), toBeatSeries(t.samples, t.labels), { fs })
+    out.push(`Without the ${flagged.length} windows (${flaggedSec.toFixed(0)} s) flagged by the quality stage on this lead:\n${formatBxbStats(score.whole)}`)
+  }
+  return out.join('\n')
+}
+
+/** The beats (sorted) outside the spans (sorted, [start, end) in samples). */
+function outside(samples: number[], labels: string[], spans: [number, number][]): { samples: number[]; labels: string[] } {
+  const out = { samples: [] as number[], labels: [] as string[] }
+  let k = 0
+  for (let i = 0; i < samples.length; i++) {
+    while (k < spans.length && spans[k][1] <= samples[i]) k++
+    if (k < spans.length && samples[i] >= spans[k][0]) continue
+    out.samples.push(samples[i])
+    out.labels.push(labels[i])
+  }
+  return out
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import path from 'node:path'
+import detect from '../../src/stages/detect.ts'
+import type { BeatItem, GapItem, Item, SampleBlock } from '../../src/core/items.ts'
+import { createQrsDetector } from '../../src/dsp/qrs-detector.ts'
+import { runStage } from '../helpers/stage-context.ts'
+import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
+import { ROOT } from '../helpers/shared.ts'
+
+const file = path.join(ROOT, 'samples/mitdb/100')
+const beatsOf = (items: Item[]) => items.filter((i): i is BeatItem => i.kind === 'beat')
+const read100 = async (blockSeconds = 10) => (await readRecord(recordSpec(file), { blockSeconds, annotations: false })).items
+
+describe('detect stage', () => {
+  it('emits the QRS detector\'s beats with labels, RR and lead, after the blocks that hold them', async () => {
+    const items = await read100()
+    const { items: out } = await runStage(detect, items)
+    const beats = beatsOf(out)
+    const det = createQrsDetector({ fs: 360 })
+    const x = concatLead(items, 0)
+    const direct = [...det.push(x, 0), ...det.finish()]
+    expect(beats.map((b) => b.sample)).toEqual(direct)
+    expect(beats[1]).toMatchObject({ kind: 'beat', recordId: 'rec', source: 'detector', lead: 'MLII', timeMs: Math.round((beats[1].sample / 360) * 1e6) / 1000 })
+    expect(beats[0].rrMs).toBeNull()
+    expect(beats[1].rrMs).toBeCloseTo(((beats[1].sample - beats[0].sample) / 360) * 1000, 0)
+    expect(new Set(beats.map((b) => b.label)).size).toBeGreaterThan(1)
+    // Every item passes through, and each beat comes after the block holding its sample.
+    expect(out.filter((i) => i.kind !== 'beat')).toEqual(items)
+    let blockEnd = 0
+    for (const item of out) {
+      if (item.kind === 'block') blockEnd = (item as SampleBlock).startSample + (item as SampleBlock).leads[0].length
+      else if (item.kind === 'beat') expect((item as BeatItem).sample).toBeLessThan(blockEnd)
+    }
+  }, 30_000)
+
+  it('gives the same beats and labels for any blocking', async () => {
+    const a = beatsOf((await runStage(detect, await read100(10))).items)
+    const b = beatsOf((await runStage(detect, await read100(0.37))).items)
+    expect(b).toEqual(a)
+  }, 30_000)
+
+  it('detects on a lead chosen by label, and names the leads when the choice is not there', async () => {
+    const items = await read100()
+    const v5 = beatsOf((await runStage(detect, items, { options: { lead: 'V5' } })).items)
+    expect(v5[0].lead).toBe('V5')
+    expect(v5.length).toBeGreaterThan(2200)
+    const err = await runStage(detect, items, { options: { lead: 'V1' } }).then(() => null, (e: unknown) => e)
+    expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('lead "V1" is not among the record\'s leads [MLII, V5]') })
+  }, 30_000)
+
+  it('restarts at a gap: no RR across it, times after it shifted by its duration', async () => {
+    const items = await read100()
+    const at = blocksOf(items).findIndex((b) => b.startSample === 324_000) // 900 s
+    const gap: GapItem = { kind: 'gap', recordId: 'rec', startMs: 900_000, endMs: 905_000, atSample: 324_000 }
+    const withGap = [...items.slice(0, items.indexOf(blocksOf(items)[at])), gap, ...items.slice(items.indexOf(blocksOf(items)[at]))]
+    const beats = beatsOf((await runStage(detect, withGap)).items)
+    const after = beats.findIndex((b) => b.sample >= 324_000)
+    expect(beats[after].rrMs).toBeNull()
+    expect(beats[after].timeMs).toBeCloseTo((beats[after].sample / 360) * 1000 + 5000, 3)
+    expect(beats[after - 1].timeMs).toBeCloseTo((beats[after - 1].sample / 360) * 1000, 3)
+    expect(beats.every((b, i) => i === 0 || b.sample > beats[i - 1].sample)).toBe(true)
+    // Both halves keep (nearly) all their beats: about 1,135 each side.
+    expect(after).toBeGreaterThan(1100)
+    expect(beats.length - after).toBeGreaterThan(1100)
+  }, 30_000)
+})
