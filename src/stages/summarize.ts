@@ -78,6 +78,8 @@ export default defineStage<SummarizeOptions>({
       durationSec: Math.round((signalSec || durationSec) * 1000) / 1000,
       settings: { tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseSec: o.pauseSec, avgBeats: o.avgBeats, excludeArtifacts: o.excludeArtifacts },
       ...trackers[chosen].finish(),
+      // Rhythm episodes come only from reference annotations, whichever beats are summarized.
+      rhythms: trackers.reference.finish().rhythms,
       // Flagged windows per lead (counts per flag): only when a quality stage ran.
       ...(windows > 0 ? { quality: { windows, leads: Object.fromEntries(flagged) } } : {}),
     }

@@ -72,6 +72,13 @@ describe('summarize stage', () => {
     expect(s.hr.pauses).toMatchObject({ count: 1, longestMs: 2000, events: [{ startMs: 24_500, durationMs: 2000 }] })
   })
 
+  it('reports the reference rhythm episodes when it summarizes the detector\'s beats', async () => {
+    const rhythm = { kind: 'rhythm', recordId: 'rec', source: 'reference', rhythm: 'AFIB', startSample: 0, startMs: 0, endSample: 3000, endMs: 30_000 } as Item
+    const s = summaryOf((await runStage(summarize, [rhythm, ...input()])).items)
+    expect(s.source).toBe('detector')
+    expect(s.rhythms).toEqual([{ rhythm: 'AFIB', episodes: 1, totalMs: 30_000, firstStartsMs: [0] }])
+  })
+
   it('has no quality section without a quality stage, and passes every item through in order', async () => {
     const items = input().filter((i) => i.kind !== 'quality')
     const out = (await runStage(summarize, items)).items
