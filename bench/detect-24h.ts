@@ -1,0 +1,124 @@
+// The signal-stage benchmark of issue 3: `pipeline run` with read -> clean -> detect -> summarize
+// on lead 0 of the tiled 24 h and 1 h EDF+ files (build-tiled-edf.ts; record 100, 360 Hz) and on
+// the 23 h Icentia11k recording (20 WFDB segments of ../shared, 250 Hz, as 20 records of one
+// dataset, one at a time), plus the 24 h file through read alone and read -> clean, to show
+// where the time goes, and MNE's preload read of the 24 h file side by side (the first step of
+// the reference preprocessing, whose whole is 10.4 s in ../shared/docs/anchors.md: MNE read
+// 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s + overhead). Each case is a child
+// process (wall time and peak RSS, measure-child.ts); cases are interleaved round by round and
+// the median is reported. Blocks and annotation lines are not written (exclude), beats and
+// summaries are.
+//
+//   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne]     (writes bench/results/detect-24h.md)
+import { execFileSync } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
+import { measureChild, median } from './measure-child.ts'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, '..')
+const MNE_PYTHON = process.env.MNE_PYTHON ?? '/usr/bin/python3'
+const ICENTIA = path.resolve(root, '../shared/data/icentia11k')
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'no-mne': { type: 'boolean', default: false } } })
+const runs = Number(args.runs)
+const log = (s: string) => process.stderr.write(s + '\n')
+
+const STAGES = {
+  read: ['  - read'],
+  clean: ['  - read', '  - clean'],
+  full: ['  - read', '  - clean', '  - detect', '  - summarize'],
+}
+
+interface Case {
+  name: string
+  what: string
+  hours: number
+  yaml?: string
+  mne?: string
+}
+
+/** Writes a dataset file for `records` (paths relative to bench/data) and the stages of `mode`. */
+async function dataset(name: string, records: string[], mode: keyof typeof STAGES): Promise<string> {
+  const file = path.join(DATA_DIR, `detect-${name}.yaml`)
+  const lines = [
+    `# written by bench/detect-24h.ts`, `name: detect-${name}`, 'concurrency: {records: 1}', 'records:',
+    ...records.map((r) => `  - {path: ${JSON.stringify(r)}, leads: [0]}`),
+    'stages:', ...STAGES[mode], 'output:', '  exclude: [block, annotation]',
+  ]
+  await writeFile(file, lines.join('\n') + '\n')
+  return file
+}
+
+function mneVersion(): string | null {
+  if (args['no-mne']) return null
+  try {
+    return execFileSync(MNE_PYTHON, ['-c', 'import mne; print(mne.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return null
+  }
+}
+
+await ensureTiledFiles(log)
+const [h1, h24] = [TILED_FILES.find((f) => f.tiles === 2)!, TILED_FILES.find((f) => f.tiles === 48)!]
+const cases: Case[] = [
+  { name: '24h-read', what: '24 h file: read only', hours: 24, yaml: await dataset('24h-read', [path.basename(h24.file)], 'read') },
+  { name: '24h-clean', what: '24 h file: read -> clean', hours: 24, yaml: await dataset('24h-clean', [path.basename(h24.file)], 'clean') },
+  { name: '24h-full', what: '24 h file: read -> clean -> detect -> summarize', hours: 24, yaml: await dataset('24h-full', [path.basename(h24.file)], 'full') },
+  { name: '1h-full', what: '1 h file: read -> clean -> detect -> summarize', hours: 1, yaml: await dataset('1h-full', [path.basename(h1.file)], 'full') },
+]
+const segments = Array.from({ length: 20 }, (_, i) => path.relative(DATA_DIR, path.join(ICENTIA, `p00000_s${String(i).padStart(2, '0')}`)))
+cases.push({ name: 'icentia-full', what: 'Icentia11k p00000, 20 segments (23.3 h, 250 Hz): read -> clean -> detect -> summarize', hours: 23.3, yaml: await dataset('icentia-full', segments, 'full') })
+const mne = mneVersion()
+if (mne) cases.push({ name: 'mne-24h', what: `MNE ${mne} read_raw_edf(preload=True), 24 h file`, hours: 24, mne: h24.file })
+else log('MNE not found (apt-get install -y python3-mne, or set MNE_PYTHON): no side-by-side read')
+
+const results = new Map<string, { wall: number[]; rss: number[]; inRun: number[]; beats?: number }>()
+for (let round = 1; round <= runs; round++) {
+  for (const c of cases) {
+    const r = results.get(c.name) ?? { wall: [], rss: [], inRun: [] }
+    results.set(c.name, r)
+    if (c.mne) {
+      const m = await measureChild(MNE_PYTHON, [path.join(here, 'mne-read.py'), c.mne], root)
+      r.wall.push(m.wallSec)
+      r.rss.push(m.peakRssBytes)
+      r.inRun.push(JSON.parse(m.stdout.trim().split('\n').at(-1)!).readSec[0])
+    } else {
+      const runDir = path.join(DATA_DIR, 'runs', `detect-${c.name}`)
+      const m = await measureChild(process.execPath, ['bin/pipeline.js', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)
+      r.wall.push(m.wallSec)
+      r.rss.push(m.peakRssBytes)
+      const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
+      r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+      const beats = await readFile(path.join(runDir, 'beat.ndjson'), 'utf8').catch(() => '')
+      r.beats = beats ? beats.split('\n').length - 1 : undefined
+    }
+    log(`round ${round}/${runs} ${c.name.padEnd(13)} wall ${r.wall.at(-1)!.toFixed(2)} s, in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${(r.rss.at(-1)! / 1e6).toFixed(0)} MB`)
+  }
+}
+
+const row = (c: Case) => {
+  const r = results.get(c.name)!
+  const inRun = median(r.inRun)
+  return `| ${c.what} | ${inRun.toFixed(2)} | ${median(r.wall).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} (max ${(Math.max(...r.rss) / 1e6).toFixed(0)}) | ${r.beats ?? ''} | ${((c.hours * 3600) / inRun).toFixed(0)}x |`
+}
+const md = [
+  '# Signal stages: read -> clean -> detect -> summarize',
+  '',
+  `\`npx tsx bench/detect-24h.ts${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}\` (${new Date().toISOString()}, node ${process.version}, ${os.availableParallelism()} CPUs, ${os.cpus()[0]?.model ?? ''}).`,
+  `Median of ${runs} interleaved rounds. Lead 0 only (NeuroKit2's ecg_clean and ecg_peaks take one signal); blocks and annotation lines not written.`,
+  '"in run" is the runner\'s own time (run-start to run-end); "wall" adds node startup; MNE\'s "in run" is its read call alone.',
+  '',
+  '| case | in run s | wall s | peak RSS MB | beats | real time |',
+  '|---|---|---|---|---|---|',
+  ...cases.map(row),
+  '',
+  'Reference (../shared/docs/anchors.md, same kind of machine): MNE read 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s = 10.4 s for the 24 h file, 2,446 MiB peak; the issue\'s target is 10x faster (about 1.04 s) under 150 MB.',
+  '',
+].join('\n')
+await mkdir(path.join(here, 'results'), { recursive: true })
+await writeFile(path.join(here, 'results', 'detect-24h.md'), md)
+process.stdout.write(md)
