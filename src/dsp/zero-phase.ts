@@ -18,6 +18,8 @@
 // Memory: at most margin + chunk forward outputs plus 2*(padlen+1) raw samples.
 // Latency: a sample is emitted between `margin` and `margin + chunk - 1` samples after it arrives
 // (default chunk = margin: 21.3-42.7 s for the 0.5 Hz high-pass).
+// Cost: the backward pass covers (margin + chunk) / chunk samples per output sample, so a larger
+// chunk trades memory and latency for speed (clean.ts uses 4 margins: 1.25 instead of 2).
 // Short segments (N <= padlen, where scipy raises "x must be longer than padlen") use padlen N-1.
 import type { Sos } from './butterworth.ts'
 import type { LinearFilter } from './sos-filter.ts'
@@ -69,7 +71,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
   const fstate = new Float64Array(filter.stateSize)
   const bstate = new Float64Array(filter.stateSize)
   const ybuf = new Float64Array(cap)
-  const scratch = new Float64Array(cap)
+  const scratch = new Float64Array(cap) // backward outputs over the margin, never emitted
   const head = new Float64Array(padlen + 1)
   const ring = new Float64Array(padlen + 1) // last padlen+1 raw inputs, for the right extension
   let ylen = 0
@@ -98,9 +100,13 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
       ylen += k
       off += k
       if (ylen === cap) {
+        // Backward over the margin (outputs dropped, it only converges the state), then on
+        // into the chunk's own output array: the same run as one pass, without a copy.
         filter.steady(bstate, ybuf[cap - 1])
-        filter.run(bstate, ybuf, scratch, cap - 1, -1, -1)
-        out.push(scratch.slice(0, chunk))
+        filter.run(bstate, ybuf, scratch, cap - 1, chunk - 1, -1)
+        const y = new Float64Array(chunk)
+        filter.run(bstate, ybuf, y, chunk - 1, -1, -1)
+        out.push(y)
         ybuf.copyWithin(0, chunk, cap)
         ylen -= chunk
       }
@@ -124,7 +130,8 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
     held: () => ylen + headLen,
     push(x) {
       const out: Float64Array[] = []
-      for (let i = 0; i < x.length; i++) ring[(seen + i) % ring.length] = x[i]
+      // Only the last padlen+1 inputs can be needed (right edge at finish).
+      for (let i = Math.max(0, x.length - ring.length); i < x.length; i++) ring[(seen + i) % ring.length] = x[i]
       let off = 0
       if (!started) {
         const k = Math.min(x.length, head.length - headLen)

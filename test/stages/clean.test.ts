@@ -62,6 +62,21 @@ describe('clean stage', () => {
     expect(maxDiff(a, c)).toBe(0)
   })
 
+  it('createLeadCleaner: bit-identical output for blocks of 1, 997, 3600 and 50,000 over 5 min (several backward windows)', () => {
+    const options: CleanOptions = { method: 'neurokit', highpassHz: 0.5, order: 5, powerlineHz: 50, zeroPhase: true }
+    const x = Float64Array.from(ecgLike(5 * 60 * FS, FS))
+    const run = (size: number) => {
+      const lead = createLeadCleaner(options, FS)
+      const parts: number[] = []
+      for (let s = 0; s < x.length; s += size) for (const v of lead.push(x.subarray(s, s + size))) parts.push(v)
+      for (const v of lead.finish()) parts.push(v)
+      return parts
+    }
+    const a = run(3600)
+    expect(a.length).toBe(x.length)
+    for (const size of [1, 997, 50000]) expect(run(size)).toEqual(a)
+  })
+
   it('causal mode (zeroPhase: false) emits at once and differs from zero phase', async () => {
     const bs = blocks([sig[0]], FS, 3600)
     const zp = await runStage(clean, bs)
@@ -115,8 +130,8 @@ describe('clean stage', () => {
   it('holds a bounded number of samples per lead, independent of record length', () => {
     const options: CleanOptions = { method: 'neurokit', highpassHz: 0.5, order: 5, powerlineHz: 50, zeroPhase: true }
     const lead = createLeadCleaner(options, FS)
-    // High-pass: 2 margins (2 * 7685) + padlen 18 + 1; moving average: 6 + 1024 + 21 + 1.
-    expect(lead.maxHeld).toBe(2 * 7685 + 19 + 6 + 1024 + 22)
+    // High-pass: margin + chunk of 4 margins (5 * 7685) + padlen 18 + 1; moving average: 6 + 8192 + 21 + 1.
+    expect(lead.maxHeld).toBe(5 * 7685 + 19 + 6 + 8192 + 22)
     let maxHeld = 0
     let out = 0
     const x = Float64Array.from(ecgLike(10 * 60 * FS, FS))
