@@ -90,13 +90,13 @@ describeShared('pipeline convert: WFDB -> EDF+ -> read stage', () => {
     expect(annotationsOf(back.items)).toHaveLength(2274 - 1100)
   })
 
-  it('refuses EDF input and a non-.edf output with E_USAGE', async () => {
-    const [edfIn, badOut] = await Promise.all([
-      runCli(['convert', sharedPath('data/edf/mitbih100_30min.edf'), path.join(tmp, 'x.edf')]),
+  it('refuses a .dat named as the record and a non-.edf output with E_USAGE, saying what to name instead', async () => {
+    const [datIn, badOut] = await Promise.all([
+      runCli(['convert', sharedPath('data/mitdb/100.dat'), path.join(tmp, 'x.edf')]),
       runCli(['convert', sharedPath('data/mitdb/100'), path.join(tmp, 'x.txt')]),
     ])
-    expect(edfIn.code).toBe(2)
-    expect(edfIn.stderr).toMatch(/^error: E_USAGE: .*convert reads a WFDB record/)
+    expect(datIn.code).toBe(2)
+    expect(datIn.stderr).toContain(`error: E_USAGE: ${sharedPath('data/mitdb/100.dat')}: a WFDB record is named by its header or base path, found a ".dat" file; use ${sharedPath('data/mitdb/100')}.hea or ${sharedPath('data/mitdb/100')}`)
     expect(badOut.code).toBe(2)
     expect(badOut.stderr).toContain('the output file must end in .edf, found "x.txt"')
   })
