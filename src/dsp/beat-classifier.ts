@@ -68,7 +68,8 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   const templates = createTemplateSet()
   const recentRr = new Float64Array(RR_HISTORY)
   let rrCount = 0
-  let rrRef: number | null = null // running RR of normal beats, ms
+  let rrRef: number | null = null // running RR between normal beats, ms
+  let prevLabel: BeatLabel | null = null // label of the previous beat (null after a gap)
 
   const get = (n: number): number => {
     if (n < first || n >= next) return NaN
@@ -110,17 +111,29 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
     out.templateCorr = Math.round(m.corr * 1000) / 1000
     out.label = labelBeat({
       spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr: m.corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
-      ptp: shape.ptp, baselinePtp: shape.baselinePtp, rrPre, rrPost, rrRef,
+      ptp: shape.ptp, baselinePtp: shape.baselinePtp, noise: shape.noise, rrPre, rrPost, rrRef,
     })
-    if (out.label === 'N' && rrPre !== null) {
-      rrRef = rrRef === null ? rrPre : rrRef + (Math.min(1.5 * rrRef, Math.max(0.7 * rrRef, rrPre)) - rrRef) / 8
-    }
     return out
+  }
+
+  // The normal RR follows supraventricular intervals only: the pause after a PVC is not the rhythm.
+  const track = (b: ClassifiedBeat) => {
+    const rr = b.rrMs
+    if ((b.label === 'N' || b.label === 'S') && (prevLabel === 'N' || prevLabel === 'S') && rr !== null) {
+      rrRef = rrRef === null ? rr : rrRef + (Math.min(1.5 * rrRef, Math.max(0.7 * rrRef, rr)) - rrRef) / 8
+    }
+    prevLabel = b.label
   }
 
   const finalize = (): ClassifiedBeat[] => {
     const out: ClassifiedBeat[] = []
-    while (pending.length > 0 && pending[0].closed && pending[0].shape !== undefined) out.push(classify(pending.shift()!))
+    while (pending.length > 0 && pending[0].closed && pending[0].shape !== undefined) {
+      const p = pending.shift()!
+      if (p.rrPre === null) prevLabel = null
+      const b = classify(p)
+      track(b)
+      out.push(b)
+    }
     return out
   }
 

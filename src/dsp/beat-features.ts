@@ -1,6 +1,6 @@
 // Morphology features of one beat window (beat-window.ts grid, baseline removed) for the beat
 // classifier. The QRS "span" is the time holding the central 80 % of the slope energy (squared
-// first difference) from 150 ms before to 200 ms after the beat: unlike onset/offset thresholds
+// first difference) from 100 ms before to 150 ms after the beat: unlike onset/offset thresholds
 // it needs no fiducial points and hardly moves with noise or amplitude; it is shorter than the
 // clinical QRS duration (about 30 ms for a normal beat, 90-120 ms for a PVC on MIT-BIH 208).
 import { at, GRID_HZ, WINDOW_LEN } from './beat-window.ts'
@@ -19,12 +19,17 @@ export interface BeatShape {
   ptp: number
   /** Peak-to-peak of the flattest 40 ms before the QRS, mV (noise where there should be none). */
   baselinePtp: number
+  /**
+   * Mean |second difference| before (-250..-60 ms) and after (200..440 ms) the QRS, the smaller
+   * of the two, per mV of QRS: P, T and baseline are smooth there, muscle noise and spikes are not.
+   */
+  noise: number
 }
 
 /** Span and amplitude of a beat window. */
 export function beatShape(wave: Float64Array, baselinePtp: number): BeatShape {
-  const a = at(-150)
-  const b = at(200)
+  const a = at(-100)
+  const b = at(150)
   let total = 0
   for (let k = a; k < b; k++) total += slope2(wave, k)
   let cum = 0
@@ -41,7 +46,15 @@ export function beatShape(wave: Float64Array, baselinePtp: number): BeatShape {
     lo = Math.min(lo, wave[k])
     hi = Math.max(hi, wave[k])
   }
-  return { wave, spanMs: ((k90 - k10) * 1000) / GRID_HZ, ptp: hi - lo, baselinePtp }
+  const ptp = hi - lo
+  const noise = Math.min(roughness(wave, at(-250) + 1, at(-60)), roughness(wave, at(200), at(440)))
+  return { wave, spanMs: ((k90 - k10) * 1000) / GRID_HZ, ptp, baselinePtp, noise: ptp > 0 ? noise / ptp : Infinity }
+}
+
+function roughness(w: Float64Array, from: number, to: number): number {
+  let sum = 0
+  for (let k = from; k < to; k++) sum += Math.abs(w[k + 1] - 2 * w[k] + w[k - 1])
+  return sum / (to - from)
 }
 
 function slope2(w: Float64Array, k: number): number {

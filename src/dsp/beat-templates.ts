@@ -62,7 +62,9 @@ export function createTemplateSet(): TemplateSet {
       if (t.support < CANDIDATE_SHARE * top || t.beats < CANDIDATE_BEATS) continue
       if (pick === null || t.spanMs < pick.spanMs) pick = t
     }
-    dom = pick ?? dom ?? templates[0] ?? null
+    // Before any template has support, the narrowest is the best guess of a normal beat.
+    if (pick === null) for (const t of templates) if (pick === null || t.spanMs < pick.spanMs) pick = t
+    dom = pick
   }
 
   return {
