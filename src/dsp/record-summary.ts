@@ -27,13 +27,16 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
   const rhythms = new Map<string, { episodes: number; totalMs: number; firstStartsMs: number[] }>()
   let total = 0
   let excluded = 0
+  const interrupt = (timeMs: number): void => {
+    hr.interrupt()
+    for (const t of [sRuns, vRuns, bigeminy, trigeminy]) t.add('Q', timeMs)
+  }
   return {
     /** A beat; `artifact` beats (in a window the quality stage flagged) are counted apart and break every interval and pattern. */
     addBeat(label: string, timeMs: number, artifact = false): void {
       if (artifact) {
         excluded++
-        hr.interrupt()
-        for (const t of [sRuns, vRuns, bigeminy, trigeminy]) t.add('Q', timeMs)
+        interrupt(timeMs)
         return
       }
       total++
@@ -44,6 +47,8 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
       bigeminy.add(label, timeMs)
       trigeminy.add(label, timeMs)
     },
+    /** An artifact period ends here: no interval, run or pattern continues across it. */
+    interrupt,
     addRhythm(rhythm: string, startMs: number, endMs: number): void {
       const r = rhythms.get(rhythm) ?? { episodes: 0, totalMs: 0, firstStartsMs: [] }
       r.episodes++

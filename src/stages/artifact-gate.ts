@@ -4,12 +4,16 @@
 // or until the stream has moved `holdSec` past them with no window covering them (no quality
 // stage upstream, a gap, or a tail under 1 s): those count as clean.
 // Which leads matter: a detector beat is an artifact when its own lead is flagged; a reference
-// beat (annotators read every lead) only when all leads are flagged.
+// beat (annotators read every lead) only when all leads are flagged. A clean beat that follows a
+// flagged window with no beat in it (a lead off for 20 s) is marked `afterArtifact`, so no
+// interval is measured across the artifact either.
 import type { BeatItem, QualityItem } from '../core/items.ts'
 
 export interface GatedBeat {
   beat: BeatItem
   artifact: boolean
+  /** A flagged window lies between this beat and the previous one of its source. */
+  afterArtifact: boolean
 }
 
 export interface ArtifactGate {
@@ -27,6 +31,7 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
   let pos = 0
   let hold = Infinity // samples; known from the first block
 
+  const last = { reference: -1, detector: -1 } // the previous released beat per source
   const isArtifact = (b: BeatItem, w: QualityItem): boolean => {
     const own = b.lead === undefined ? undefined : w.leads.find((l) => l.label === b.lead)
     return own ? own.flags.length > 0 : w.leads.length > 0 && w.leads.every((l) => l.flags.length > 0)
@@ -35,14 +40,20 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
     for (let i = windows.length - 1; i >= 0; i--) if (windows[i].startSample <= sample && sample < windows[i].endSample) return windows[i]
     return undefined
   }
+  const flaggedBetween = (b: BeatItem, from: number): boolean =>
+    from >= 0 && windows.some((w) => w.startSample > from && w.endSample <= b.sample && isArtifact(b, w))
+  const emit = (out: GatedBeat[], b: BeatItem, artifact: boolean) => {
+    out.push({ beat: b, artifact, afterArtifact: !artifact && flaggedBetween(b, last[b.source]) })
+    last[b.source] = b.sample
+  }
   const release = (all = false): GatedBeat[] => {
     const out: GatedBeat[] = []
     let k = 0
     for (; k < held.length; k++) {
       const b = held[k]
       const w = covering(b.sample)
-      if (w) out.push({ beat: b, artifact: isArtifact(b, w) })
-      else if (all || pos - b.sample > hold || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) out.push({ beat: b, artifact: false })
+      if (w) emit(out, b, isArtifact(b, w))
+      else if (all || pos - b.sample > hold || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) emit(out, b, false)
       else break
     }
     held = k === held.length ? [] : held.slice(k)

@@ -42,7 +42,14 @@ export default defineStage<SummarizeOptions>({
     let durationSec = 0
     let signalSec = 0
     const add = (gated: GatedBeat[]) => {
-      for (const { beat: b, artifact } of gated) trackers[b.source].addBeat(b.label, b.timeMs, artifact && o.excludeArtifacts)
+      for (const { beat: b, artifact, afterArtifact } of gated) {
+        const t = trackers[b.source]
+        if (!o.excludeArtifacts) t.addBeat(b.label, b.timeMs)
+        else {
+          if (afterArtifact) t.interrupt(b.timeMs)
+          t.addBeat(b.label, b.timeMs, artifact)
+        }
+      }
     }
     for await (const item of source as AsyncIterable<Item>) {
       yield item

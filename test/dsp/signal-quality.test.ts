@@ -2,27 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { assessWindow } from '../../src/dsp/signal-quality.ts'
 import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { gaussian, syntheticEcg } from '../helpers/synthetic-ecg.ts'
 
-// A deterministic pseudo-random generator, so noisy windows are the same on every run.
-function gaussian(seed: number): () => number {
-  let s = seed >>> 0
-  const uniform = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
-}
-
-/** A synthetic ECG: narrow 1.2 mV R waves every 0.8 s, T waves, 0.3 Hz baseline wander, slight noise. */
-function ecg(fs: number, seconds: number, seed = 1, beatEverySec = 0.8): Float32Array {
-  const g = gaussian(seed)
-  const x = new Float32Array(Math.round(fs * seconds))
-  for (let i = 0; i < x.length; i++) {
-    const t = i / fs
-    const phase = t % beatEverySec
-    const r = 1.2 * Math.exp(-(((phase - 0.2) / 0.012) ** 2))
-    const tw = 0.25 * Math.exp(-(((phase - 0.45) / 0.05) ** 2))
-    x[i] = r + tw + 0.1 * Math.sin(2 * Math.PI * 0.3 * t) + 0.005 * g()
-  }
-  return x
-}
+const ecg = syntheticEcg
 
 describe('assessWindow', () => {
   it.each([128, 250, 360, 500])('passes a clean synthetic ECG at %i Hz and flags it noisy with 0.5 mV white noise', (fs) => {

@@ -27,6 +27,15 @@ describe('artifact gate', () => {
     expect(gate.beat(beat(1500, 'reference')).map((g) => g.artifact)).toEqual([true])
   })
 
+  it('marks the first clean beat after a flagged window without beats, so no interval spans it', () => {
+    const gate = createArtifactGate()
+    gate.quality(window(0, [[], []]))
+    gate.quality(window(1, [['flat'], []]))
+    gate.quality(window(2, [[], []]))
+    const out = [...gate.beat(beat(900)), ...gate.beat(beat(2100)), ...gate.beat(beat(2200)), ...gate.beat(beat(2300, 'reference'))]
+    expect(out.map((g) => [g.beat.sample, g.artifact, g.afterArtifact])).toEqual([[900, false, false], [2100, false, true], [2200, false, false], [2300, false, false]])
+  })
+
   it('lets beats through as clean when no window comes within the hold, or when they fall between windows', () => {
     const gate = createArtifactGate(10)
     expect(gate.beat(beat(100))).toEqual([])
