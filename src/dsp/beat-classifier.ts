@@ -25,7 +25,10 @@ export interface ClassifiedBeat {
 }
 
 export interface BeatClassifier {
-  /** Feeds samples (one lead, mV, NaN = invalid) starting at absolute index startSample; blocks in order, no overlap; a jump in startSample is a gap. */
+  /**
+   * Feeds samples (one lead, mV, NaN = invalid) starting at absolute index startSample; blocks in order, no overlap; a jump in startSample is a gap.
+   * The block is read in place until the next push (do not refill its buffer before then).
+   */
   push(samples: Float32Array, startSample: number): void
   /** Registers a detected beat (increasing order; its sample lies within what has been pushed). Returns the beats whose labels became final, in order. */
   beat(sample: number): ClassifiedBeat[]
@@ -60,7 +63,7 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   const ring = new Float32Array(size)
   let first = -1 // first sample ever pushed
   let next = -1 // next expected sample
-  let block: Float32Array | null = null // the last block, read where the ring is too short for it
+  let block: Float32Array | null = null // the last block, copied into the ring at the next push
   let blockStart = 0
   let lastBeat = -1
   let lastGap = -1 // first sample after the latest gap
@@ -71,10 +74,12 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   let rrRef: number | null = null // running RR between normal beats, ms
   let prevLabel: BeatLabel | null = null // label of the previous beat (null after a gap)
 
+  // The last block is read in place; the ring holds the RING_SEC before it, so a beat confirmed
+  // late still finds its window whatever the block size.
   const get = (n: number): number => {
     if (n < first || n >= next) return NaN
-    if (n >= next - size) return ring[n & mask]
-    return block !== null && n >= blockStart ? block[n - blockStart] : NaN
+    if (n >= blockStart) return block![n - blockStart]
+    return n >= blockStart - size ? ring[n & mask] : NaN
   }
 
   const extractReady = (ending: boolean) => {
@@ -143,14 +148,14 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
         throw new RangeError(`beat classifier: block starts at sample ${startSample} but sample ${next} was expected; push blocks in order without overlap`)
       }
       if (first < 0) first = next = startSample
+      if (block !== null) for (let k = Math.max(0, block.length - size); k < block.length; k++) ring[(blockStart + k) & mask] = block[k]
       if (startSample > next) {
         for (let n = Math.max(next, startSample - size); n < startSample; n++) ring[n & mask] = NaN
         lastGap = startSample
         const last = pending[pending.length - 1]
         if (last !== undefined) last.closed = true
       }
-      for (let k = Math.max(0, samples.length - size); k < samples.length; k++) ring[(startSample + k) & mask] = samples[k]
-      block = samples.length > size ? samples : null
+      block = samples
       blockStart = startSample
       next = startSample + samples.length
       extractReady(false)

@@ -1,0 +1,178 @@
+// Unit tests of the streaming beat classifier on synthetic rhythms (normal beats, a premature
+// wide beat with a compensatory pause, a premature narrow beat, invalid and flat stretches, gaps),
+// at several sampling rates and blockings; accuracy floors on the ../shared records are in
+// beat-accuracy.test.ts.
+import { describe, expect, it } from 'vitest'
+import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
+
+const gauss = (t: number, sigma: number) => Math.exp(-0.5 * (t / sigma) ** 2)
+
+type Kind = 'N' | 'S' | 'V'
+
+// Waveform of one beat at time d (s) from its R peak.
+function wave(kind: Kind, d: number): number {
+  if (kind === 'V') return 1.4 * gauss(d - 0.01, 0.035) - 0.6 * gauss(d - 0.08, 0.03) - 0.45 * gauss(d - 0.3, 0.06)
+  return 0.12 * gauss(d + 0.16, 0.02) + gauss(d, 0.01) - 0.15 * gauss(d + 0.025, 0.008) - 0.25 * gauss(d - 0.03, 0.01) + 0.3 * gauss(d - 0.28, 0.04)
+}
+
+interface Rhythm {
+  x: Float32Array
+  beats: number[]
+  kinds: Kind[]
+}
+
+// A beat train at 75 bpm with ectopic beats at the given indexes: V comes at 60 % of the RR
+// with a full compensatory pause, S at 65 % with the sinus rhythm reset. Slow baseline wander.
+function rhythm(fs: number, n: number, ectopic: Record<number, Kind> = {}, wander = 0.3): Rhythm {
+  const rr = 0.8
+  const kinds: Kind[] = []
+  const times: number[] = []
+  let t = 0.6
+  for (let i = 0; i < n; i++) {
+    const kind = ectopic[i] ?? 'N'
+    if (kind === 'V') {
+      times.push(t - 0.4 * rr)
+      kinds.push('V')
+      t += rr
+      continue
+    }
+    if (kind === 'S') {
+      t -= 0.35 * rr
+    }
+    times.push(t)
+    kinds.push(kind)
+    t += rr
+  }
+  const x = new Float32Array(Math.round((t + 0.6) * fs))
+  for (let i = 0; i < x.length; i++) {
+    const ti = i / fs
+    let v = wander * Math.sin(2 * Math.PI * 0.25 * ti)
+    times.forEach((tb, k) => {
+      if (Math.abs(ti - tb) < 0.7) v += wave(kinds[k], ti - tb)
+    })
+    x[i] = v
+  }
+  return { x, beats: times.map((tb) => Math.round(tb * fs)), kinds }
+}
+
+// Runs the classifier as the detect stage does: push a block, then the beats "confirmed" by it
+// (here: those at least lagMs before its end), the rest after the last block, then finish.
+function classify(r: Rhythm, fs: number, blockSizes: number[], lagMs = 250, from = 0): ClassifiedBeat[] {
+  const cls = createBeatClassifier({ fs })
+  const out: ClassifiedBeat[] = []
+  let next = 0
+  for (let at = from, k = 0; at < r.x.length; k++) {
+    const n = blockSizes[k % blockSizes.length]
+    cls.push(r.x.subarray(at, at + n), at)
+    at += n
+    while (next < r.beats.length && r.beats[next] < Math.min(at, r.x.length) - (lagMs * fs) / 1000) out.push(...cls.beat(r.beats[next++]))
+  }
+  while (next < r.beats.length) out.push(...cls.beat(r.beats[next++]))
+  return [...out, ...cls.finish()]
+}
+
+const labels = (beats: ClassifiedBeat[]) => beats.map((b) => b.label).join('')
+const expected = (r: Rhythm) => r.kinds.join('')
+
+describe('createBeatClassifier on synthetic rhythms', () => {
+  it('labels normal beats N with their RR, and every beat once, in order', () => {
+    const r = rhythm(360, 40)
+    const out = classify(r, 360, [360])
+    expect(out.map((b) => b.sample)).toEqual(r.beats)
+    expect(labels(out)).toBe(expected(r))
+    expect(out[0].rrMs).toBeNull()
+    expect(out[5].rrMs).toBe(800)
+    expect(out[5].templateCorr).toBeGreaterThan(0.95)
+    expect(out[5].qrsSpanMs).toBeGreaterThan(0)
+  })
+
+  it('labels a premature wide beat with a compensatory pause V and a premature narrow beat S', () => {
+    const r = rhythm(360, 60, { 20: 'V', 35: 'S', 45: 'V', 46: 'V' })
+    expect(labels(classify(r, 360, [360]))).toBe(expected(r))
+  })
+
+  it('labels a PVC V in bigeminy from the first beats on', () => {
+    const ectopic: Record<number, Kind> = {}
+    for (let i = 1; i < 40; i += 2) ectopic[i] = 'V'
+    const r = rhythm(250, 40, ectopic)
+    expect(labels(classify(r, 250, [250]))).toBe(expected(r))
+  })
+
+  it.each([128, 250, 360, 500, 1000])('gives the same labels at %i Hz', (fs) => {
+    const r = rhythm(fs, 50, { 10: 'V', 25: 'S', 30: 'V', 31: 'V', 40: 'S' })
+    expect(labels(classify(r, fs, [fs]))).toBe(expected(r))
+  })
+
+  // 4000 and 4095 samples are about the ring's length (4096 at 360 Hz): a beat confirmed in the
+  // next block must still find its window.
+  it('labels beats the same in 1- and 3-sample, 997-sample, ring-sized and whole blocks', () => {
+    const fs = 360
+    const r = rhythm(fs, 50, { 10: 'V', 25: 'S', 30: 'V', 31: 'V' })
+    const ref = classify(r, fs, [r.x.length])
+    expect(labels(ref)).toBe(expected(r))
+    for (const sizes of [[1, 3], [997], [fs], [7, 1, 4000], [4095, 2]]) expect(classify(r, fs, sizes)).toEqual(ref)
+  })
+
+  it('labels beats whose window holds invalid samples Q, and beats on a flat line Q', () => {
+    const fs = 250
+    const r = rhythm(fs, 30)
+    r.x.fill(NaN, r.beats[10] - 20, r.beats[10] + 5)
+    r.x.fill(0, r.beats[20] - fs, r.beats[22] + fs)
+    const out = classify(r, fs, [101])
+    // Beats 19 and 23 have the edges of the flat stretch (a step in the wandering baseline) in
+    // their windows: noise, so Q as well.
+    expect(labels(out)).toBe('NNNNNNNNNNQNNNNNNNNQQQQQNNNNNN')
+  })
+
+  it('restarts the RR after a gap and labels beats cut by it Q', () => {
+    const fs = 360
+    const r = rhythm(fs, 40, {}, 0)
+    const cls = createBeatClassifier({ fs })
+    const cut = r.beats[20] + 20 // samples [cut, cut + 5 s) are missing
+    const out: ClassifiedBeat[] = []
+    cls.push(r.x.subarray(0, cut), 0)
+    for (const b of r.beats.filter((b) => b < cut)) out.push(...cls.beat(b))
+    cls.push(r.x.subarray(cut + 5 * fs), cut + 5 * fs)
+    for (const b of r.beats.filter((b) => b >= cut + 5 * fs)) out.push(...cls.beat(b))
+    out.push(...cls.finish())
+    const after = r.beats.findIndex((b) => b >= cut + 5 * fs)
+    expect(out).toHaveLength(r.beats.filter((b) => b < cut || b >= cut + 5 * fs).length)
+    expect(out[20].label).toBe('Q') // its window reaches into the gap
+    expect(out[21].sample).toBe(r.beats[after])
+    expect(out[21].rrMs).toBeNull()
+    expect(out[22].label).toBe('N')
+  })
+
+  it('labels a beat registered after its samples left the ring buffer Q instead of failing', () => {
+    const fs = 250
+    const r = rhythm(fs, 40)
+    const cls = createBeatClassifier({ fs })
+    cls.push(r.x, 0) // one block of 33 s: the classifier still reads it until the next push
+    cls.push(new Float32Array(fs * 20), r.x.length)
+    const out = [...cls.beat(r.beats[5]), ...cls.beat(r.beats[6]), ...cls.finish()]
+    expect(out.map((b) => b.label)).toEqual(['Q', 'Q'])
+  })
+
+  it('returns a beat only once its window and the next beat are known', () => {
+    const fs = 360
+    const r = rhythm(fs, 10)
+    const cls = createBeatClassifier({ fs })
+    const early = r.beats[1] - Math.round(0.5 * fs) // an extra detection 0.3 s after beat 0
+    cls.push(r.x.subarray(0, early + 10), 0)
+    expect(cls.beat(r.beats[0])).toEqual([])
+    expect(cls.beat(early)).toEqual([]) // beat 0 has its next beat but not yet its whole window
+    cls.push(r.x.subarray(early + 10), early + 10)
+    expect(cls.beat(r.beats[1]).map((b) => b.sample)).toEqual([r.beats[0], early])
+    expect(cls.finish().map((b) => b.sample)).toEqual([r.beats[1]])
+  })
+
+  it('rejects beats out of order or beyond the pushed samples, and overlapping blocks', () => {
+    const cls = createBeatClassifier({ fs: 250 })
+    cls.push(new Float32Array(1000), 0)
+    cls.beat(500)
+    expect(() => cls.beat(400)).toThrow(/must follow the previous one/)
+    expect(() => cls.beat(1000)).toThrow(/within the pushed samples/)
+    expect(() => cls.push(new Float32Array(10), 990)).toThrow(/expected/)
+    expect(() => createBeatClassifier({ fs: 0 })).toThrow(/fs must be/)
+  })
+})
