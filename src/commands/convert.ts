@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../sinks/file-writer.ts'
 import type { ReadContext } from '../stages/read-context.ts'
 import { planWfdbCopy } from './convert-wfdb.ts'
 import { planEdfCopy } from './convert-edf.ts'
+import { planClean } from './convert-clean.ts'
 import { encodePlan, sizeAnnotationSignal, type ConvertPlan } from './convert-plan.ts'
 
 export interface ConvertOptions {
@@ -32,8 +33,9 @@ export async function convertCommand(input: string, output: string, opts: Conver
   const ctx: ReadContext = { signal: opts.signal, warn: (code, message) => opts.err.write(`warning: ${code}: ${message}\n`) }
   const format = guessFormat(input)
   if (format === 'edf' && opts.annotator !== false && opts.annotator !== 'atr') ctx.warn('W_USAGE', `--annotator ${opts.annotator} names a WFDB annotation file; ${input} is EDF, whose own annotations are kept`)
-  if (opts.clean) throw new PipelineError('E_USAGE', '--clean is not implemented yet', { field: 'clean' })
-  const plan: ConvertPlan = format === 'edf' ? await planEdfCopy(input, opts.annotator !== false, ctx) : await planWfdbCopy(input, opts.annotator, ctx)
+  let plan: ConvertPlan
+  if (opts.clean) plan = await planClean(input, format, { annotator: opts.annotator, powerlineHz }, ctx)
+  else plan = format === 'edf' ? await planEdfCopy(input, opts.annotator !== false, ctx) : await planWfdbCopy(input, opts.annotator, ctx)
   const annotationBytes = await sizeAnnotationSignal(plan, ctx)
   const header = await plan.header()
   const bytes = await writeFileAtomic(output, encodePlan(plan, { ...header, annotationBytesPerRecord: annotationBytes }, opts.signal), opts.signal)
