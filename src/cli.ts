@@ -57,14 +57,14 @@ async function main(): Promise<number> {
       .option('clean', { type: 'boolean', describe: 'write the cleaned signals (the clean stage: 0.5 Hz high-pass, zero phase, powerline moving average)' })
       .option('powerline', { type: 'number', default: 50, describe: 'mains frequency for --clean, Hz (50 or 60)' }),
     async (a) => set(await (await import('./commands/convert.ts')).convertCommand(a.input, a.output, { annotator: a.annotator || false, clean: a.clean, powerlineHz: a.powerline, signal: controller.signal, err: process.stderr })))
-    .command('beats <recording>', 'detect and classify the beats of one recording (NDJSON, one beat per line); --score compares them with its reference annotations', (y) => y
-      .positional('recording', { type: 'string', demandOption: true, describe: 'EDF/EDF+ file, or WFDB record by .hea or base path' })
+    .command('beats <recording..>', 'detect and classify the beats of one recording (NDJSON, one beat per line); --score compares them with its reference annotations', (y) => y
+      .positional('recording', { type: 'string', array: true, demandOption: true, describe: 'EDF/EDF+ file, or WFDB record by .hea or base path; several: the consecutive parts of one recording' })
       .option('lead', { type: 'string', default: '0', describe: 'lead to detect on: index or label' })
       .option('out', { type: 'string', describe: 'write the beats to this file (default: stdout)' })
       .option('score', { type: 'boolean', describe: 'print beat-by-beat statistics against the reference annotations (like WFDB bxb)' })
       .option('clean', { type: 'boolean', describe: 'detect on the cleaned signal (the clean stage) instead of the raw one' })
       .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotator of the reference for --score' }),
-    async (a) => set(await (await import('./commands/beats.ts')).beatsCommand(a.recording, { lead: a.lead, out: a.out, score: a.score, clean: a.clean, annotator: a.annotator || false, signal: controller.signal, stdout: process.stdout, err: process.stderr })))
+    async (a) => set(await (await import('./commands/beats.ts')).beatsCommand(a.recording as string[], { lead: a.lead, out: a.out, score: a.score, clean: a.clean, annotator: a.annotator || false, signal: controller.signal, stdout: process.stdout, err: process.stderr })))
     .demandCommand(1, 'name a command: run, tail, info, convert or beats')
     .strict()
     .version(TOOL.version)

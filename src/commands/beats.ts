@@ -1,5 +1,6 @@
-// `pipeline beats <recording> [--lead N] [--out FILE] [--score] [--clean]`: detect and classify
-// the beats of one recording without a dataset file, one NDJSON line per beat
+// `pipeline beats <recording...> [--lead N] [--out FILE] [--score] [--clean]`: detect and classify
+// the beats of one recording (several paths: its consecutive parts, read as one record, like
+// the 20 Icentia11k segments) without a dataset file, one NDJSON line per beat
 // ({"sample","timeMs","label",...}). It streams the same stages a dataset would use
 // (read -> quality -> [clean] -> detect), so its beats are the pipeline's beats. With --score
 // the beats are compared with the recording's reference annotations like WFDB's bxb: the whole
@@ -48,15 +49,16 @@ function beatLine(b: BeatItem): string {
   return JSON.stringify({ sample, timeMs: Math.round(timeMs), label, ...rest }) + '\n'
 }
 
-/** Detects (and scores) the beats of one recording; resolves with the exit code. */
-export async function beatsCommand(recording: string, opts: BeatsOptions): Promise<number> {
+/** Detects (and scores) the beats of one recording (several paths: its parts); resolves with the exit code. */
+export async function beatsCommand(recording: string | string[], opts: BeatsOptions): Promise<number> {
   const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead ?? 0
-  const file = path.resolve(recording)
+  const files = (Array.isArray(recording) ? recording : [recording]).map((f) => path.resolve(f))
   const record: RecordSpec = {
-    id: path.basename(file).replace(/\.(hea|edf|bdf|rec)$/i, ''),
-    path: file, format: guessFormat(file), leads: [lead],
+    id: path.basename(files[0]).replace(/\.(hea|edf|bdf|rec)$/i, ''),
+    path: files[0], ...(files.length > 1 ? { parts: files } : {}), format: guessFormat(files[0]), leads: [lead],
     annotator: opts.annotator ?? 'atr', annotatorExplicit: false,
   }
+  if (files.some((f) => guessFormat(f) !== record.format)) throw new PipelineError('E_USAGE', 'the parts of one recording must share a format (all EDF or all WFDB)', { file: files.find((f) => guessFormat(f) !== record.format) })
   const stages = [resolved(read, { annotations: opts.score ?? false }), resolved(quality), ...(opts.clean ? [resolved(clean)] : []), resolved(detect)]
   const ref = { samples: [] as number[], symbols: [] as string[] }
   const test = { samples: [] as number[], labels: [] as string[] }
@@ -105,7 +107,7 @@ export async function beatsCommand(recording: string, opts: BeatsOptions): Promi
   if (opts.out) opts.err.write(`${beatsOut} beats written to ${opts.out}\n`)
   if (!opts.score) return 0
   if (ref.samples.length === 0) {
-    throw new PipelineError('E_USAGE', `--score needs reference annotations, and ${recording} has none (a WFDB .${record.annotator || 'atr'} file or EDF+ annotations); drop --score, or use --annotator to name another WFDB annotator`, { file: recording })
+    throw new PipelineError('E_USAGE', `--score needs reference annotations, and ${files.join(', ')} has none (a WFDB .${record.annotator || 'atr'} file or EDF+ annotations); drop --score, or use --annotator to name another WFDB annotator`, { file: files[0] })
   }
   opts.stdout.write(scoreReport(record.id, fs, ref, test, flagged))
   return 0

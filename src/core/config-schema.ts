@@ -3,6 +3,7 @@
 import { z } from 'zod'
 
 const leadSelector = z.union([z.string().min(1), z.number().int().min(0)])
+const onePath = z.union([z.string().min(1), z.number()]).transform(String)
 
 const patientSchema = z.strictObject({
   age: z.number().int().min(0).max(130).optional(),
@@ -14,8 +15,9 @@ export const recordSchema = z.strictObject({
   /** Stable id used in every item and output; defaults to the file's base name. */
   // Not only dots: an id names folders (.parts/<id>, media/<id>), and ".." would climb out.
   id: z.union([z.string(), z.number().int().min(0)]).transform(String).pipe(z.string().regex(/^(?!\.+$)[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only, not only dots')).optional(),
-  /** A number is taken as text: WFDB records are often named by number (path: 100). */
-  path: z.union([z.string().min(1), z.number()]).transform(String),
+  /** A number is taken as text: WFDB records are often named by number (path: 100). A list
+   * names the consecutive parts of one recording (Icentia11k's segments), read as one record. */
+  path: z.union([onePath, z.array(onePath).min(1)]),
   format: z.enum(['edf', 'wfdb']).optional(),
   leads: z.array(leadSelector).min(1).optional(),
   /** WFDB annotator extension (e.g. atr, qrs); false to skip reference annotations. */
@@ -52,8 +54,10 @@ export type RawDataset = z.infer<typeof datasetSchema>
 /** A record after defaults and path resolution. */
 export interface RecordSpec {
   id: string
-  /** Absolute path (EDF file, WFDB header or base path). */
+  /** Absolute path (EDF file, WFDB header or base path); the first part of a multi-part record. */
   path: string
+  /** Absolute paths of every part, in order, when the record is made of several files. */
+  parts?: string[]
   /** The path as the dataset file wrote it (relative to the dataset file), for outputs. */
   source?: string
   format: 'edf' | 'wfdb'

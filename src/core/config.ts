@@ -39,13 +39,20 @@ function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | numbe
   const name = raw.name ?? path.basename(file).replace(/\.ya?ml$/i, '')
   const seen = new Map<string, number>()
   const records = raw.records.map((r, i): RecordSpec => {
-    const abs = path.resolve(dir, r.path)
+    const all = (Array.isArray(r.path) ? r.path : [r.path]).map((p) => path.resolve(dir, p))
+    const abs = all[0]
     const id = r.id ?? path.basename(abs).replace(/\.(hea|edf|bdf|rec)$/i, '')
+    const format = r.format ?? guessFormat(abs)
+    const odd = all.findIndex((p) => (r.format ?? guessFormat(p)) !== format)
+    if (odd > 0) {
+      throw new PipelineError('E_CONFIG_VALUE', `the parts of one record must share a format: part ${odd} (${path.basename(all[odd])}) is not ${format} like part 0`, { file, yamlPath: `records[${i}].path[${odd}]`, line: lineAt(['records', i, 'path', odd]) })
+    }
     if (seen.has(id)) {
       throw new PipelineError('E_CONFIG_VALUE', `duplicate record id "${id}" (also records[${seen.get(id)}]); give one of them an explicit "id"`, { file, yamlPath: `records[${i}]` })
     }
     seen.set(id, i)
-    return { id, path: abs, source: r.path, format: r.format ?? guessFormat(abs), leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
+    const source = Array.isArray(r.path) ? r.path[0] : r.path
+    return { id, path: abs, ...(all.length > 1 ? { parts: all } : {}), source, format, leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
   })
   const stages = raw.stages.map((s, i) => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }
@@ -90,6 +97,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_union') {
     const found = JSON.stringify((issue as { input?: unknown }).input)
     if (issue.path[0] === 'stages') return `expected a stage name or path, or {use: name-or-path, options: {...}}, found ${found}`
+    if (issue.path[0] === 'records' && issue.path.at(-1) === 'path') return `expected a recording path, or a list of the paths of its consecutive parts, found ${found}`
     const expected = [...new Set(issue.errors.map((branch) => (branch[0] as { expected?: string } | undefined)?.expected).filter(Boolean))]
     return `expected ${expected.length ? expected.join(' or ') : 'another value'}, found ${found}`
   }

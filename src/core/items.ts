@@ -30,6 +30,8 @@ export interface RecordingItem {
   labels: string[]
   units: string
   patient?: Record<string, unknown>
+  /** How many files (parts) the record was read from, when more than one. */
+  parts?: number
 }
 
 /** A reference annotation (beat label, rhythm change, note) read from the recording's files. */

@@ -10,6 +10,11 @@ import { datFilesOf } from '../formats/wfdb-signal.ts'
 
 /** Header-only facts of a record; throws the reader's error for a bad header. */
 export async function probeRecord(spec: RecordSpec): Promise<RecordProbe> {
+  if (spec.parts) {
+    const probes = []
+    for (const part of spec.parts) probes.push(await probeRecord({ ...spec, path: part, parts: undefined }))
+    return { durationSec: probes.reduce((s, p) => s + p.durationSec, 0), files: probes.flatMap((p) => p.files) }
+  }
   if (spec.format === 'edf') {
     const { header } = await readEdfHeaderFromFile(spec.path)
     const n = Math.min(header.recordCount, header.recordsOnDisk)

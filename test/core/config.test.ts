@@ -42,7 +42,7 @@ describe('dataset files', () => {
 
   it.each([
     ['invalid YAML', 'records: [\n', 'E_CONFIG_YAML', undefined, /invalid YAML at line 2, column 1/],
-    ['a wrong type', 'records:\n  - path: [a]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].path', /expected string/],
+    ['a wrong type', 'records:\n  - path: [a, {x: 1}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].path', /expected a recording path, or a list of the paths of its consecutive parts, found \["a",\{"x":1\}\]/],
     ['an unknown format', 'records:\n  - path: a\n    format: mp3\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].format', /expected one of "edf", "wfdb"/],
     ['no records', 'stages: [read]\n', 'E_CONFIG_VALUE', 'records', /required array is missing/],
     ['a bad concurrency', 'records: [{path: a}]\nconcurrency: {records: 0}\nstages: [read]\n', 'E_CONFIG_VALUE', 'concurrency.records', />=1/],
@@ -62,6 +62,21 @@ describe('dataset files', () => {
   it('takes a numeric record path or id as text (WFDB records are named by number)', () => {
     const d = parseDataset('records:\n  - path: 100\n    id: 7\nstages: [read]\n', '/data/set.yaml')
     expect(d.records[0]).toMatchObject({ id: '7', path: '/data/100', source: '100' })
+  })
+
+  it('takes a list of paths as the consecutive parts of one record', () => {
+    const d = parseDataset('records:\n  - path: [s00, s01, 7]\n    id: p0\n  - path: [one.edf]\nstages: [read]\n', '/data/set.yaml')
+    expect(d.records[0]).toMatchObject({ id: 'p0', path: '/data/s00', parts: ['/data/s00', '/data/s01', '/data/7'], source: 's00', format: 'wfdb' })
+    expect(d.records[1]).toMatchObject({ id: 'one', path: '/data/one.edf', format: 'edf' })
+    expect(d.records[1].parts).toBeUndefined()
+    let err: unknown
+    try {
+      parseDataset('records:\n  - path:\n      - a.edf\n      - b\nstages: [read]\n', '/data/set.yaml')
+    } catch (e) {
+      err = e
+    }
+    expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', context: { yamlPath: 'records[0].path[1]', line: 4 } })
+    expect((err as Error).message).toContain('part 1 (b) is not edf like part 0')
   })
 
   it('lists allowed keys at any path of the schema', () => {
