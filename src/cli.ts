@@ -50,7 +50,7 @@ async function main(): Promise<number> {
       .option('format', { choices: ['edf', 'wfdb'] as const, describe: 'override the format guessed from the extension' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of text' }),
     async (a) => set(await (await import('./commands/info.ts')).infoCommand(a.recording, { format: a.format, json: a.json, out: process.stdout })))
-    .command('convert <input> <output>', 'write a WFDB record as EDF+ (physical units, annotations as TALs)', (y) => y
+    .command('convert <input> <output>', 'write a WFDB record or an EDF/EDF+ file as EDF+C (annotations as TALs); --clean writes the cleaned ECG leads', (y) => y
       .positional('input', { type: 'string', demandOption: true })
       .positional('output', { type: 'string', demandOption: true })
       .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotation file extension to carry over ("" for none)' })
