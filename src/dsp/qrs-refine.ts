@@ -37,12 +37,21 @@ export function createQrsRing(fs: number, delay: number, mwiWidth: number): QrsR
       bp[n & mask] = b
     },
     place(m, height, from, last) {
+      // The same comparisons as "keep the sample whose |value| is larger", with the best value
+      // and the previous sample kept in locals instead of read back from the rings each time.
       const lo0 = Math.max(from, m - look)
       let pb = m
+      let best = Math.abs(bp[m & mask])
       let slope = 0
+      let after = bp[m & mask]
       for (let k = m; k >= lo0; k--) {
-        if (Math.abs(bp[k & mask]) > Math.abs(bp[pb & mask])) pb = k
-        if (k > lo0) slope = Math.max(slope, Math.abs(bp[k & mask] - bp[(k - 1) & mask]))
+        const v = bp[k & mask]
+        if (Math.abs(v) > best) {
+          pb = k
+          best = Math.abs(v)
+        }
+        if (k < m) slope = Math.max(slope, Math.abs(after - v))
+        after = v
       }
       const c = pb - delay
       const lo = Math.max(from, c - refine)
@@ -51,7 +60,14 @@ export function createQrsRing(fs: number, delay: number, mwiWidth: number): QrsR
       for (let k = lo; k <= hi; k++) mean += raw[k & mask]
       mean /= Math.max(1, hi - lo + 1)
       let at = Math.max(lo, Math.min(hi, c))
-      for (let k = lo; k <= hi; k++) if (Math.abs(raw[k & mask] - mean) > Math.abs(raw[at & mask] - mean)) at = k
+      let far = Math.abs(raw[at & mask] - mean)
+      for (let k = lo; k <= hi; k++) {
+        const d = Math.abs(raw[k & mask] - mean)
+        if (d > far) {
+          at = k
+          far = d
+        }
+      }
       return { at, height, slope }
     },
   }
