@@ -1,7 +1,25 @@
-// Streaming beat classifier into AAMI classes (issue 3).
-// DRAFT header, rewritten once the rules settle.
+// Streaming beat classifier into AAMI EC57 classes (issue 3): N, S, V and Q (F is never called:
+// fusion beats fall to N or V, which EC57 does not count against VEB). Each beat is seen on a
+// 250 Hz grid with its own baseline removed (beat-window.ts), measured (beat-features.ts: QRS
+// span, amplitude, noise) and matched against running templates in the manner of Hamilton's
+// OSEA (beat-templates.ts: the dominant, i.e. normally conducted, template is the narrowest well
+// supported one); the rules (beat-rules.ts) then follow the clinical criteria that inter-patient
+// classifiers such as de Chazal et al. (IEEE TBME 51(7), 2004) learn from RR and QRS features:
+//   Q  no usable waveform (invalid samples, gap, edge), a flat or noisy beat, or an artifact
+//      (earlier than half the normal RR and unlike the normal beat);
+//   V  wider than the dominant beat (QRS span >= 1.8x and +30 ms) and unlike it (correlation
+//      < 0.8) with at least 0.5x its amplitude, plus one more sign: correlation < 0.6, premature
+//      or followed by a pause, or at least its amplitude; or moderately wider (1.4x, +20 ms),
+//      unlike it (< 0.7) and premature or followed by a pause;
+//   S  after a supraventricular beat, earlier than 0.8x the normal RR with the normal shape;
+//   N  everything else.
+// The normal RR follows the intervals between supraventricular beats (a post-PVC pause is not
+// the rhythm). A label is final once the beat's window (to 450 ms after it) has been pushed and
+// the next beat is registered (its RR after, for the pause), or at a gap or finish. Templates and
+// RR state are updated beat by beat in order, and windows depend on samples only, so any
+// blocking gives the same labels. Memory: a 10 s ring buffer, 8 templates, the pending beats.
 import { type BeatShape, beatShape, matchTemplate } from './beat-features.ts'
-import { type BeatLabel, labelBeat } from './beat-rules.ts'
+import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
 import { createTemplateSet } from './beat-templates.ts'
 import { beatWindow, windowReach } from './beat-window.ts'
 
@@ -110,13 +128,14 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
     const shape = p.shape
     if (!shape) return out
     out.qrsSpanMs = Math.round(shape.spanMs)
+    if (isUnclassifiable(shape)) return out
     const { template, match } = templates.assign(shape, onTime)
     const dom = templates.dominant()!
     const m = template === dom && match !== null ? match : matchTemplate(shape.wave, dom.wave)
     out.templateCorr = Math.round(m.corr * 1000) / 1000
     out.label = labelBeat({
       spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr: m.corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
-      ptp: shape.ptp, baselinePtp: shape.baselinePtp, noise: shape.noise, rrPre, rrPost, rrRef,
+      rrPre, rrPost, rrRef, afterSupraventricular: prevLabel === 'N' || prevLabel === 'S',
     })
     return out
   }

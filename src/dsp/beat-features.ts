@@ -81,16 +81,17 @@ export function matchTemplate(beat: Float64Array, template: Float64Array): Match
   for (let k = MATCH_FROM; k < MATCH_TO; k++) tVar += (template[k] - tMean) ** 2
   const best: Match = { corr: -1, shift: 0, gain: 0 }
   for (let d = -MAX_SHIFT; d <= MAX_SHIFT; d++) {
-    let bMean = 0
-    for (let k = MATCH_FROM; k < MATCH_TO; k++) bMean += beat[k + d]
-    bMean /= n
+    // The template is centred, so the covariance needs no beat mean; the beat's variance does.
+    let sum = 0
+    let sum2 = 0
     let cov = 0
-    let bVar = 0
     for (let k = MATCH_FROM; k < MATCH_TO; k++) {
-      const u = beat[k + d] - bMean
-      cov += u * (template[k] - tMean)
-      bVar += u * u
+      const b = beat[k + d]
+      sum += b
+      sum2 += b * b
+      cov += b * (template[k] - tMean)
     }
+    const bVar = sum2 - (sum * sum) / n
     const corr = tVar > 0 && bVar > 0 ? cov / Math.sqrt(tVar * bVar) : 0
     if (corr > best.corr) {
       best.corr = corr
