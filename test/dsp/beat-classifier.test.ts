@@ -1,9 +1,13 @@
 // Unit tests of the streaming beat classifier on synthetic rhythms (normal beats, a premature
 // wide beat with a compensatory pause, a premature narrow beat, invalid and flat stretches, gaps),
-// at several sampling rates and blockings; accuracy floors on the ../shared records are in
-// beat-accuracy.test.ts.
-import { describe, expect, it } from 'vitest'
+// at several sampling rates and blockings; then accuracy floors on the ../shared records, scored
+// with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
+import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
+import { type BxbStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
+import { detectOverFiles, type DetectOptions } from '../helpers/detect-records.ts'
+import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const gauss = (t: number, sigma: number) => Math.exp(-0.5 * (t / sigma) ** 2)
 
@@ -175,4 +179,73 @@ describe('createBeatClassifier on synthetic rhythms', () => {
     expect(() => cls.push(new Float32Array(10), 990)).toThrow(/expected/)
     expect(() => createBeatClassifier({ fs: 0 })).toThrow(/fs must be/)
   })
+})
+
+/** Detects and classifies beats over `files` read as one record, and scores the labels. */
+async function scoreLabels(files: string[], options: DetectOptions): Promise<{ stats: BxbStats; labels: string }> {
+  const d = await detectOverFiles(files, { ...options, classify: true })
+  expect(d.classified.map((b) => b.sample)).toEqual(d.beats)
+  const labels = d.classified.map((b) => b.label)
+  return { stats: scoreBeats(toBeatSeries(d.refSamples, d.refSymbols), toBeatSeries(d.beats, labels), { fs: d.fs }).whole, labels: labels.join('') }
+}
+
+// Beats the classifier called V or S wrongly (N, S/V and extra detections called so).
+const falseV = (s: BxbStats) => s.vebPP.den - s.vebPP.num
+const falseS = (s: BxbStats) => s.svebPP.den - s.svebPP.num
+
+// Measured with bench/qrs-accuracy.ts (bench/results/qrs-accuracy.md), so a regression fails:
+// record, signal, least V found (of the reference V), most false V, least S found, most false S.
+const MITDB: Array<[string, 'raw' | 'clean', number, number, number, number]> = [
+  ['100', 'raw', 1, 0, 29, 0],
+  ['101', 'raw', 0, 0, 2, 1],
+  ['102', 'raw', 1, 0, 0, 0],
+  ['208', 'raw', 983, 8, 0, 5],
+  ['100', 'clean', 1, 0, 29, 0],
+  ['101', 'clean', 0, 1, 2, 1],
+  ['102', 'clean', 1, 0, 0, 0],
+  ['208', 'clean', 981, 6, 0, 5],
+]
+
+describeShared('beat classifier accuracy on MIT-BIH records (detector beats, lead 0)', () => {
+  const stats = new Map<string, BxbStats>()
+  beforeAll(async () => {
+    for (const [rec, signal] of MITDB) stats.set(`${rec} ${signal}`, (await scoreLabels([sharedPath(`data/mitdb/${rec}`)], { clean: signal === 'clean' })).stats)
+  }, 120_000)
+
+  it.each(MITDB)('record %s, %s signal: at least %i V found with at most %i false V, at least %i S found with at most %i false S', (rec, signal, vTP, vFP, sTP, sFP) => {
+    const s = stats.get(`${rec} ${signal}`)!
+    expect(s.vebSe.num).toBeGreaterThanOrEqual(vTP)
+    expect(falseV(s)).toBeLessThanOrEqual(vFP)
+    expect(s.svebSe.num).toBeGreaterThanOrEqual(sTP)
+    expect(falseS(s)).toBeLessThanOrEqual(sFP)
+  })
+
+  it('meets the issue target on 208: VEB Se and +P >= 90 % on the raw and the cleaned signal', () => {
+    for (const signal of ['raw', 'clean']) {
+      const s = stats.get(`208 ${signal}`)!
+      expect(s.vebSe.den).toBe(992)
+      expect(s.vebSe.pct!).toBeGreaterThanOrEqual(90)
+      expect(s.vebPP.pct!).toBeGreaterThanOrEqual(90)
+    }
+  })
+
+  it('labels record 208 the same in 1 s, 997-sample and 37-sample blocks', async () => {
+    const file = sharedPath('data/mitdb/208')
+    const ref = (await scoreLabels([file], {})).labels
+    for (const blockSamples of [360, 997, 37]) expect((await scoreLabels([file], { blockSamples })).labels).toBe(ref)
+  }, 60_000)
+})
+
+describeShared('beat classifier accuracy on the 23 h Icentia11k recording', () => {
+  const files = Array.from({ length: 20 }, (_, i) => sharedPath(`data/icentia11k/p00000_s${String(i).padStart(2, '0')}`))
+  // No V and one S in the reference: every V or S called on a beat is a false one.
+  it.each([
+    ['raw', 33, 21],
+    ['clean', 70, 20],
+  ] as const)('%s signal: at most %i false V and %i false S in 109,521 beats', async (signal, vFP, sFP) => {
+    const { stats } = await scoreLabels(files, { clean: signal === 'clean' })
+    expect(stats.refBeats).toBe(109521)
+    expect(falseV(stats)).toBeLessThanOrEqual(vFP)
+    expect(falseS(stats)).toBeLessThanOrEqual(sFP)
+  }, 300_000)
 })
