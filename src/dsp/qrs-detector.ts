@@ -170,16 +170,18 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
       const { bp, mwi } = front.process(samples)
       // The per-sample path keeps its state in locals, loaded from and stored back to `pick` once
       // per block (nothing it calls reads them). Numbers that pass through closure variables are
-      // boxed on every write: 34 bytes of garbage and ~30 ns per sample before.
+      // boxed on every write: 34 bytes of garbage and ~30 ns per sample before. `until` is the
+      // sample after which the slow path runs: every sample while learning, else the search-back
+      // time; it is re-read after every call that may move it.
       let up = rising
       let held = pick[HELD], h = pick[CAND_H], hAt = pick[CAND_AT], before = pick[PREV]
-      for (let k = 0; k < samples.length; k++) {
-        const n = startSample + k
+      let until = learning ? -1 : silentUntil
+      const end = startSample + samples.length
+      for (let n = startSample, k = 0; n < end; n++, k++) {
         const x = samples[k]
         // An invalid sample holds the last valid value (as the front end does) for placement.
         if (Number.isFinite(x)) held = x
         ring.write(n, held, bp[k])
-        next = n + 1
         // Peak picking on the integrated energy: a maximum is a peak once the energy falls to half of it.
         const e = mwi[k]
         if (up) {
@@ -187,8 +189,10 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
             h = e
             hAt = n
           } else if (e < 0.5 * h) {
+            next = n + 1
             onPeak(ring.place(hAt, h, segStart, n))
             up = false
+            until = learning ? -1 : silentUntil
           }
         } else if (e > before) {
           up = true
@@ -196,9 +200,14 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
           hAt = n
         }
         before = e
-        if (learning) learn(n, e)
-        else if (n > silentUntil && !(up && h > thr1())) silence(n)
+        if (n > until) {
+          next = n + 1
+          if (learning) learn(n, e)
+          else if (!(up && h > thr1())) silence(n)
+          until = learning ? -1 : silentUntil
+        }
       }
+      if (end > startSample) next = end // an empty block leaves the expected sample as it was
       rising = up
       pick[HELD] = held
       pick[CAND_H] = h
