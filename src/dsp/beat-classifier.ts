@@ -11,15 +11,17 @@
 //      < 0.8) with at least 0.5x its amplitude, plus one more sign: correlation < 0.6, premature
 //      or followed by a pause, or at least its amplitude; or moderately wider (1.4x, +20 ms),
 //      unlike it (< 0.7) and premature or followed by a pause;
-//   S  after a supraventricular beat, earlier than 0.8x the normal RR with the normal shape;
+//   S  after a supraventricular beat, earlier than 0.8x the normal RR with the normal shape, in
+//      a regular rhythm (not in atrial fibrillation: beat-rhythm.ts);
 //   N  everything else.
 // The normal RR follows the intervals between supraventricular beats (a post-PVC pause is not
-// the rhythm). A label is final once the beat's window (to 450 ms after it) has been pushed and
+// the rhythm; beat-rhythm.ts). A label is final once the beat's window (to 450 ms after it) has been pushed and
 // the next beat is registered (its RR after, for the pause), or at a gap or finish. Templates and
 // RR state are updated beat by beat in order, and windows depend on samples only, so any
 // blocking gives the same labels. Memory: a 10 s ring buffer, 8 templates, the pending beats.
 import { type BeatShape, beatShape, matchTemplate } from './beat-features.ts'
 import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
+import { createRhythmTracker } from './beat-rhythm.ts'
 import { createTemplateSet } from './beat-templates.ts'
 import { beatWindow, windowReach } from './beat-window.ts'
 
@@ -68,7 +70,6 @@ interface Pending {
 // Seconds of signal kept: the detector confirms a beat up to ~1.66 mean RR (+0.3 s) after it,
 // which stays well under this even at 30 bpm.
 const RING_SEC = 10
-const RR_HISTORY = 8
 
 /** Creates a streaming beat classifier; see the file header for the method. */
 export function createBeatClassifier(options: BeatClassifierOptions): BeatClassifier {
@@ -87,10 +88,7 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   let lastGap = -1 // first sample after the latest gap
   const pending: Pending[] = []
   const templates = createTemplateSet()
-  const recentRr = new Float64Array(RR_HISTORY)
-  let rrCount = 0
-  let rrRef: number | null = null // running RR between normal beats, ms
-  let prevLabel: BeatLabel | null = null // label of the previous beat (null after a gap)
+  const rhythm = createRhythmTracker()
 
   // The last block is read in place; the ring holds the RING_SEC before it, so a beat confirmed
   // late still finds its window whatever the block size.
@@ -111,19 +109,11 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
 
   const toMs = (n: number | null) => (n === null ? null : (n * 1000) / fs)
 
-  const medianRr = (): number | null => {
-    const k = Math.min(rrCount, RR_HISTORY)
-    if (k === 0) return null
-    const sorted = Array.from(recentRr.subarray(0, k)).sort((a, b) => a - b)
-    return k % 2 ? sorted[k >> 1] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2
-  }
-
   function classify(p: Pending): ClassifiedBeat {
     const rrPre = toMs(p.rrPre)
     const rrPost = toMs(p.rrPost)
-    const median = medianRr()
-    const onTime = rrPre === null || median === null || rrPre >= 0.9 * median
-    if (rrPre !== null) recentRr[rrCount++ % RR_HISTORY] = rrPre
+    const onTime = rhythm.onTime(rrPre)
+    const prev = rrPre === null ? null : rhythm.previous()
     const out: ClassifiedBeat = { sample: p.sample, label: 'Q', rrMs: rrPre === null ? null : Math.round(rrPre), qrsSpanMs: null, templateCorr: null }
     const shape = p.shape
     if (!shape) return out
@@ -135,27 +125,17 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
     out.templateCorr = Math.round(m.corr * 1000) / 1000
     out.label = labelBeat({
       spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr: m.corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
-      rrPre, rrPost, rrRef, afterSupraventricular: prevLabel === 'N' || prevLabel === 'S',
+      rrPre, rrPost, rrRef: rhythm.normalRr(), irregularity: rhythm.irregularity(), afterSupraventricular: prev === 'N' || prev === 'S',
     })
     return out
-  }
-
-  // The normal RR follows supraventricular intervals only: the pause after a PVC is not the rhythm.
-  const track = (b: ClassifiedBeat) => {
-    const rr = b.rrMs
-    if ((b.label === 'N' || b.label === 'S') && (prevLabel === 'N' || prevLabel === 'S') && rr !== null) {
-      rrRef = rrRef === null ? rr : rrRef + (Math.min(1.5 * rrRef, Math.max(0.7 * rrRef, rr)) - rrRef) / 8
-    }
-    prevLabel = b.label
   }
 
   const finalize = (): ClassifiedBeat[] => {
     const out: ClassifiedBeat[] = []
     while (pending.length > 0 && pending[0].closed && pending[0].shape !== undefined) {
       const p = pending.shift()!
-      if (p.rrPre === null) prevLabel = null
       const b = classify(p)
-      track(b)
+      rhythm.add(b.label, toMs(p.rrPre))
       out.push(b)
     }
     return out

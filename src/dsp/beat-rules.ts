@@ -17,6 +17,8 @@ export interface BeatEvidence {
   rrPre: number | null
   rrPost: number | null
   rrRef: number | null
+  /** Median successive difference of normal RR per normal RR (beat-rhythm.ts). */
+  irregularity: number
   /** The previous beat was labelled N or S (its prematurity is then measured from a sinus cycle). */
   afterSupraventricular: boolean
 }
@@ -34,6 +36,7 @@ export interface BeatQuality {
 const FLAT_MV = 0.05
 const MAX_BASELINE_SHARE = 0.2
 const MAX_NOISE = 0.025
+const MAX_IRREGULARITY = 0.1
 
 /** True when the beat is flat or noisy: labelled Q, and kept out of the templates. */
 export function isUnclassifiable(q: BeatQuality): boolean {
@@ -53,6 +56,7 @@ export function labelBeat(e: BeatEvidence): BeatLabel {
   const wide = e.spanMs >= 1.8 * e.domSpanMs && e.spanMs - e.domSpanMs >= 30
   if (wide && e.corr < 0.8 && e.gain >= 0.5 && (e.corr < 0.6 || timed || e.gain >= 1)) return 'V'
   if (wider && e.corr < 0.7 && e.gain >= 0.7 && timed) return 'V'
-  if (e.afterSupraventricular && rrShare !== null && rrShare < 0.8 && !wider && e.corr >= 0.8) return 'S'
+  // An APC is early against a regular rhythm; in an irregular one (atrial fibrillation) it is not.
+  if (e.afterSupraventricular && e.irregularity < MAX_IRREGULARITY && rrShare !== null && rrShare < 0.8 && !wider && e.corr >= 0.8) return 'S'
   return 'N'
 }
