@@ -3,8 +3,10 @@
 // with scipy `filtfilt(b, a, x, method="pad")` (odd padding of 3*len(b) samples, initial state
 // lfilter_zi * edge value). Run forward and backward it is a triangular kernel of 2n-1 samples.
 // Note NeuroKit2 truncates fs/powerline (int()), it does not round: 128 Hz gives 2, not 3.
-// This file gives the width and the filter; zero-phase.ts does the forward-backward part.
+// This file gives the width, the causal filter (a LinearFilter, for live use and for
+// zero-phase.ts) and a one-pass streaming filtfilt of it (what `clean` runs).
 import type { LinearFilter } from './sos-filter.ts'
+import type { ZeroPhaseStream } from './zero-phase.ts'
 
 /** Boxcar width NeuroKit2 uses for the powerline step at sampling rate `fs`. */
 export function powerlineWidth(fs: number, powerlineHz: number): number {
@@ -70,6 +72,140 @@ export function createMovingAverage(width: number): LinearFilter {
       state[SUM] = sum
       state[SINCE] = since
       state[POS] = p
+    },
+  }
+}
+
+// Values per pass of the one-pass filtfilt's inner loop (its work buffers hold width-1 + this).
+const BLOCK = 4096
+
+/**
+ * scipy `filtfilt` of the moving average over a stream, in one pass instead of zero-phase.ts's
+ * forward pass plus backward windows (half the time; equal to createZeroPhase with
+ * createMovingAverage to rounding). Both passes of an FIR are running sums: the forward one
+ * u[k] = mean(ext[k-m..k]) of the odd-extended input, the backward one z[i] = mean(u[i..i+m]),
+ * known as soon as u[i+m] is, so every input sample completes the output m = width-1 samples
+ * before it. Edges as scipy ("pad", lfilter_zi): the input is taken as constant before the left
+ * extension and u as constant after the right one (the backward pass starts from steady(u_last));
+ * with padlen = 3*width > m only segments of at most m samples ever need the latter. Running sums
+ * are re-summed every RESUM_EVERY values from the segment start and when not finite, so the
+ * output does not depend on how the input is blocked.
+ */
+export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
+  if (!Number.isInteger(width) || width < 1) throw new RangeError(`moving-average width must be a positive integer, found ${width}`)
+  const m = width - 1
+  const inv = 1 / width
+  const padlen = movingAveragePadlen(width)
+  const head = new Float64Array(padlen + 1) // the segment's first samples, for the left extension
+  const tail = new Float64Array(padlen + 1) // ring of the last padlen+1 inputs, for the right one
+  // Work buffers: [0, m) the m values before the block (oldest first), then the block.
+  const xs = new Float64Array(m + BLOCK)
+  const us = new Float64Array(m + BLOCK)
+  let xsum = 0, usum = 0 // sums of the m values before the current one in xs and us
+  let since = 0 // values fed since the sums were last re-summed
+  let skip = 0 // outputs still to drop: those of the left extension and of the first m values
+  let headLen = 0, seen = 0, emitted = 0
+  let started = false
+
+  const sum = (a: Float64Array, from: number) => {
+    let t = 0
+    for (let j = from; j < from + m; j++) t += a[j]
+    return t
+  }
+
+  // Feeds values src[from..to) of the extended input; writes finished outputs to out from o; returns the new o.
+  function feed(src: Float64Array, from: number, to: number, out: Float64Array, o: number): number {
+    for (let at = from; at < to; ) {
+      const n = Math.min(BLOCK, to - at)
+      xs.set(src.subarray(at, at + n), m)
+      const drop = Math.min(skip, n)
+      let xa = xsum, ua = usum, t = since
+      for (let k = 0; k < n; k++) {
+        const v = xs[k + m]
+        const u = (v + xa) * inv
+        us[k + m] = u
+        const z = (u + ua) * inv
+        if (k >= drop) out[o + k - drop] = z
+        xa += v - xs[k]
+        ua += u - us[k]
+        if (++t === RESUM_EVERY || xa - xa !== 0 || ua - ua !== 0) {
+          xa = sum(xs, k + 1)
+          ua = sum(us, k + 1)
+          t = 0
+        }
+      }
+      xsum = xa
+      usum = ua
+      since = t
+      xs.copyWithin(0, n, n + m)
+      us.copyWithin(0, n, n + m)
+      o += n - drop
+      skip -= drop
+      at += n
+    }
+    return o
+  }
+
+  // Left edge: the odd extension 2*x[0] - x[pad..1], from the steady state of its first value.
+  function start(pad: number, out: Float64Array, o: number): number {
+    const ext = new Float64Array(pad)
+    for (let i = 0; i < pad; i++) ext[i] = 2 * head[0] - head[pad - i]
+    xs.fill(pad > 0 ? ext[0] : head[0], 0, m)
+    us.fill(0, 0, m)
+    xsum = sum(xs, 0)
+    usum = 0
+    since = 0
+    skip = pad + m
+    started = true
+    o = feed(ext, 0, pad, out, o)
+    const n = headLen
+    headLen = 0
+    return feed(head, 0, n, out, o)
+  }
+
+  const rawBack = (j: number) => tail[(seen - 1 - j) % tail.length] // x[N-1-j]
+
+  return {
+    maxHeld: padlen + 1,
+    held: () => (started ? seen - emitted : headLen),
+    push(x) {
+      for (let i = Math.max(0, x.length - tail.length); i < x.length; i++) tail[(seen + i) % tail.length] = x[i]
+      let off = 0
+      if (!started) {
+        off = Math.min(x.length, head.length - headLen)
+        head.set(x.subarray(0, off), headLen)
+        headLen += off
+      }
+      seen += x.length
+      if (!started && headLen < head.length) return new Float64Array(0)
+      const out = new Float64Array(seen - m - emitted) // all but the last m are final once started
+      let o = started ? 0 : start(padlen, out, 0)
+      o = feed(x, off, x.length, out, o)
+      emitted += o
+      return out
+    },
+    finish() {
+      const n = seen
+      const out = new Float64Array(n - emitted)
+      if (n > 0) {
+        const pad = Math.min(padlen, n - 1)
+        let o = started ? 0 : start(pad, out, 0)
+        // Right edge: 2*x[N-1] - x[N-2-i]; only the first m matter, and past the extension u stays at its last value.
+        const right = new Float64Array(Math.min(pad, m))
+        for (let i = 0; i < right.length; i++) right[i] = 2 * rawBack(0) - rawBack(i + 1)
+        o = feed(right, 0, right.length, out, o)
+        // Short segments: the backward pass runs on past the extension with u at its last value.
+        for (let k = 0, ua = usum; k < m - right.length; k++) {
+          const uLast = us[m - 1]
+          if (skip > 0) skip--
+          else out[o++] = (uLast + ua) * inv
+          ua += uLast - us[k]
+        }
+        if (o !== out.length) throw new Error(`zero-phase moving average: ${o} outputs at the end of a segment of ${n}, expected ${out.length}`)
+      }
+      headLen = seen = emitted = 0
+      started = false
+      return out
     },
   }
 }

@@ -2,8 +2,8 @@
 // 5th-order 0.5 Hz Butterworth high-pass run forward and backward (scipy sosfiltfilt), then the
 // powerline moving average run forward and backward (scipy filtfilt), per lead. Zero phase needs
 // look-ahead: see src/dsp/zero-phase.ts for the margin (21.35 s at the defaults, any fs); with
-// backward chunks of 4 margins the latency is 21.3-106.8 s, plus up to 8,192 + fs/50 samples for
-// the moving average; `zeroPhase: false` is the causal variant for live use (no look-ahead).
+// backward chunks of 4 margins the latency is 21.3-106.8 s, plus fs/50 samples for the moving
+// average; `zeroPhase: false` is the causal variant for live use (no look-ahead).
 // Output blocks keep the input's startSample numbering and total length but not its block
 // boundaries; other items are held until the samples before them are out, so order is kept.
 // A gap, a jump in startSample, a change of fs or leads, and a non-finite sample each end the
@@ -15,7 +15,7 @@ import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { designButterworth, type Sos } from '../dsp/butterworth.ts'
 import { createSosFilter, type LinearFilter } from '../dsp/sos-filter.ts'
-import { createMovingAverage, movingAveragePadlen, powerlineWidth } from '../dsp/moving-average.ts'
+import { createMovingAverage, createZeroPhaseMovingAverage, powerlineWidth } from '../dsp/moving-average.ts'
 import { createZeroPhase, decayMargin } from '../dsp/zero-phase.ts'
 
 const schema = z.strictObject({
@@ -93,14 +93,13 @@ export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFil
   const hp = createSosFilter(sos)
   const margin = decayMargin(sos)
   const width = powerlineWidth(fs, options.powerlineHz)
-  const ma = createMovingAverage(width)
-  if (!options.zeroPhase) return chain(causal(hp), causal(ma))
+  if (!options.zeroPhase) return chain(causal(hp), causal(createMovingAverage(width)))
   return chain(
     // The backward pass also runs over the margin of every chunk: chunks of 4 margins make that
     // 1.25 passes per sample instead of 2 (bench/dsp-kernels.ts), for 0.3 MB more per lead.
     createZeroPhase({ filter: hp, padlen: sosPadlen(sos), margin, chunk: 4 * margin }),
-    // An FIR converges exactly after width-1 samples, so that is all the look-ahead it needs.
-    createZeroPhase({ filter: ma, padlen: movingAveragePadlen(width), margin: width - 1, chunk: 8192 }),
+    // Both passes of the moving average in one (an FIR needs width-1 samples of look-ahead).
+    createZeroPhaseMovingAverage(width),
   )
 }
 

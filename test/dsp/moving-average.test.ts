@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createMovingAverage, movingAveragePadlen, powerlineWidth } from '../../src/dsp/moving-average.ts'
+import { createMovingAverage, createZeroPhaseMovingAverage, movingAveragePadlen, powerlineWidth } from '../../src/dsp/moving-average.ts'
+import { createZeroPhase, type ZeroPhaseStream } from '../../src/dsp/zero-phase.ts'
 
 describe('powerlineWidth (NeuroKit2: int(fs / powerline), 2 below 100 Hz)', () => {
   it.each([
@@ -85,5 +86,41 @@ describe('createMovingAverage', () => {
     expect(y[4]).toBe(1)
     expect([...y.subarray(5, 8)]).toEqual([-Infinity, -Infinity, -Infinity])
     expect(y[8]).toBeCloseTo(4 / 3, 15)
+  })
+})
+
+describe('createZeroPhaseMovingAverage (filtfilt in one pass)', () => {
+  function run(zp: ZeroPhaseStream, x: Float64Array, blockSize: number) {
+    const out: number[] = []
+    let maxHeld = 0
+    for (let s = 0; s < x.length; s += blockSize) {
+      out.push(...zp.push(x.subarray(s, s + blockSize)))
+      maxHeld = Math.max(maxHeld, zp.held())
+    }
+    out.push(...zp.finish())
+    return { y: out, maxHeld }
+  }
+  // The two-pass reference: zero-phase.ts's forward pass and backward windows over createMovingAverage.
+  const twoPass = (w: number) => createZeroPhase({ filter: createMovingAverage(w), padlen: movingAveragePadlen(w), margin: w - 1, chunk: 1024 })
+  const signal = (n: number) => Float64Array.from({ length: n }, (_, i) => 100 + 2 * Math.sin(i / 3) + (i % 17) / 5)
+
+  it.each([1, 2, 3, 7, 10])('width %i: equals the two-pass filtfilt to 1e-14 (relative) for segments of 0 to 20,000 samples, edges included', (w) => {
+    for (const n of [0, 1, 2, w - 1, w, w + 1, 3 * w, 3 * w + 1, 3 * w + 2, 100, 20000]) {
+      const x = signal(n)
+      const { y } = run(createZeroPhaseMovingAverage(w), x, 997)
+      const ref = run(twoPass(w), x, 997).y
+      expect(y.length).toBe(n)
+      expect(y.reduce((m, v, i) => Math.max(m, Math.abs(v - ref[i])), 0)).toBeLessThan(1e-14 * 100)
+    }
+  })
+
+  it('gives bit-identical output for blocks of 1, 997 and 20,000, holds at most padlen + 1 samples, and restarts clean after finish()', () => {
+    const x = signal(20000)
+    const zp = createZeroPhaseMovingAverage(7)
+    const a = run(zp, x, 997)
+    expect(run(zp, x, 1).y).toEqual(a.y) // the same object again: finish() left nothing behind
+    expect(run(createZeroPhaseMovingAverage(7), x, 20000).y).toEqual(a.y)
+    expect(zp.maxHeld).toBe(22)
+    expect(a.maxHeld).toBeLessThanOrEqual(zp.maxHeld)
   })
 })
