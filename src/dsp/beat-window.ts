@@ -23,7 +23,10 @@ export const at = (ms: number) => CENTER + Math.round((ms * GRID_HZ) / 1000)
 export function windowReach(fs: number): { before: number; after: number; box: number } {
   const box = Math.max(1, Math.round(0.012 * fs))
   const half = box >> 1
-  return { before: Math.ceil((PRE_MS * fs) / 1000) + half + 1, after: Math.ceil((POST_MS * fs) / 1000) + half + 2, box }
+  // The grid's ends in input samples, plus the box's reach and one sample for interpolation.
+  const before = Math.ceil((CENTER * fs) / GRID_HZ) + half + 1
+  const after = Math.ceil(((WINDOW_LEN - 1 - CENTER) * fs) / GRID_HZ) + (box - half) + 1
+  return { before, after, box }
 }
 
 /** A beat on the grid, baseline removed, and how flat its flattest 40 ms before the QRS were. */

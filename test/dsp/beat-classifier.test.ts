@@ -4,6 +4,7 @@
 // with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
+import { beatWindow, windowReach } from '../../src/dsp/beat-window.ts'
 import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
 import { type BxbStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
 import { detectOverFiles, type DetectOptions } from '../helpers/detect-records.ts'
@@ -191,6 +192,18 @@ describe('createBeatClassifier on synthetic rhythms', () => {
     expect(() => cls.beat(1000)).toThrow(/within the pushed samples/)
     expect(() => cls.push(new Float32Array(10), 990)).toThrow(/expected/)
     expect(() => createBeatClassifier({ fs: 0 })).toThrow(/fs must be/)
+  })
+})
+
+describe('beatWindow', () => {
+  // A constant input must come out as exactly 0 after baseline removal: any grid point read
+  // outside windowReach (or from an unfilled smoothing slot) would show.
+  it.each([100, 128, 250, 360, 500, 999, 1000, 1001])('stays within windowReach at %i Hz', (fs) => {
+    const { before, after } = windowReach(fs)
+    const beat = 5000
+    const w = beatWindow((n) => (n >= beat - before && n <= beat + after ? 1 : NaN), beat, fs)
+    expect(w).not.toBeNull()
+    expect(Math.max(...Array.from(w!.wave, Math.abs))).toBe(0)
   })
 })
 
