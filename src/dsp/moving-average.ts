@@ -101,8 +101,11 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
   // Work buffers: [0, m) the m values before the block (oldest first), then the block.
   const xs = new Float64Array(m + BLOCK)
   const us = new Float64Array(m + BLOCK)
-  let xsum = 0, usum = 0 // sums of the m values before the current one in xs and us
-  let since = 0 // values fed since the sums were last re-summed
+  // The sums of the m values before the current one in xs and us, and the values fed since they
+  // were last re-summed. In a Float64Array, not closure variables, so that feed()'s loop keeps
+  // them unboxed (as closure variables they cost two heap numbers per sample).
+  const sums = new Float64Array(3)
+  const XSUM = 0, USUM = 1, SINCE = 2
   let skip = 0 // outputs still to drop: those of the left extension and of the first m values
   let headLen = 0, seen = 0, emitted = 0
   let started = false
@@ -119,7 +122,7 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
       const n = Math.min(BLOCK, to - at)
       xs.set(src.subarray(at, at + n), m)
       const drop = Math.min(skip, n)
-      let xa = xsum, ua = usum, t = since
+      let xa = sums[XSUM], ua = sums[USUM], t = sums[SINCE]
       for (let k = 0; k < n; k++) {
         const v = xs[k + m]
         const u = (v + xa) * inv
@@ -134,9 +137,9 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
           t = 0
         }
       }
-      xsum = xa
-      usum = ua
-      since = t
+      sums[XSUM] = xa
+      sums[USUM] = ua
+      sums[SINCE] = t
       xs.copyWithin(0, n, n + m)
       us.copyWithin(0, n, n + m)
       o += n - drop
@@ -152,9 +155,9 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
     for (let i = 0; i < pad; i++) ext[i] = 2 * head[0] - head[pad - i]
     xs.fill(pad > 0 ? ext[0] : head[0], 0, m)
     us.fill(0, 0, m)
-    xsum = sum(xs, 0)
-    usum = 0
-    since = 0
+    sums[XSUM] = sum(xs, 0)
+    sums[USUM] = 0
+    sums[SINCE] = 0
     skip = pad + m
     started = true
     o = feed(ext, 0, pad, out, o)
@@ -195,7 +198,7 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
         for (let i = 0; i < right.length; i++) right[i] = 2 * rawBack(0) - rawBack(i + 1)
         o = feed(right, 0, right.length, out, o)
         // Short segments: the backward pass runs on past the extension with u at its last value.
-        for (let k = 0, ua = usum; k < m - right.length; k++) {
+        for (let k = 0, ua = sums[USUM]; k < m - right.length; k++) {
           const uLast = us[m - 1]
           if (skip > 0) skip--
           else out[o++] = (uLast + ua) * inv
