@@ -15,10 +15,11 @@
 //      a regular rhythm (not in atrial fibrillation: beat-rhythm.ts);
 //   N  everything else.
 // The normal RR follows the intervals between supraventricular beats (a post-PVC pause is not
-// the rhythm; beat-rhythm.ts). A label is final once the beat's window (to 450 ms after it) has been pushed and
-// the next beat is registered (its RR after, for the pause), or at a gap or finish. Templates and
-// RR state are updated beat by beat in order, and windows depend on samples only, so any
-// blocking gives the same labels. Memory: a 10 s ring buffer, 8 templates, the pending beats.
+// the rhythm; beat-rhythm.ts). A label is final once the beat's window (to 450 ms after it) has
+// been pushed and the next beat is registered (its RR after, for the pause), or at a gap or
+// finish. Templates and RR state are updated beat by beat in order, and windows depend on
+// samples only, so any blocking gives the same labels. Memory: the last block (read in place),
+// a 10 s ring buffer before it, 8 templates, and the few beats still pending.
 import { type BeatShape, beatShape, matchTemplate } from './beat-features.ts'
 import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
 import { createRhythmTracker } from './beat-rhythm.ts'
