@@ -1,0 +1,41 @@
+// The README's first command on the bundled samples: `pipeline run pipelines/demo.yaml`. Its
+// summaries (a Holter report per record), the beats per record, source and label, and the
+// flagged quality windows are compared with golden files in test/golden/ (regenerate them with
+// UPDATE_GOLDEN=1 after an intended change, and say why in the commit).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { linesOf, runCli } from '../helpers/child.ts'
+import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+
+const GOLDEN = path.join(ROOT, 'test/golden')
+
+function golden(name: string, actual: unknown): void {
+  const file = path.join(GOLDEN, name)
+  const text = JSON.stringify(actual, null, 1) + '\n'
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text)
+  if (!existsSync(file)) throw new Error(`golden file ${file} is missing; run with UPDATE_GOLDEN=1 to write it`)
+  expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')))
+}
+
+describe('the demo pipeline', () => {
+  it('writes beats, quality flags and a Holter summary for every bundled record, as in the golden files', async () => {
+    const out = path.join(tmpDir('demo-'), 'run')
+    const r = await runCli(['run', 'pipelines/demo.yaml', '--out', out])
+    expect(r.stderr).toContain('run demo finished: 4 records done, 0 failed')
+    expect(r.code).toBe(0)
+    const summaries = linesOf(path.join(out, 'summary.ndjson'))
+    expect(summaries.map((s) => [s.recordId, s.source])).toEqual([['100', 'detector'], ['101', 'detector'], ['208', 'detector'], ['102', 'detector']])
+    golden('demo-summary.json', summaries)
+    const beats: Record<string, number> = {}
+    for (const b of linesOf(path.join(out, 'beat.ndjson'))) beats[`${b.recordId} ${b.source} ${b.label}`] = (beats[`${b.recordId} ${b.source} ${b.label}`] ?? 0) + 1
+    golden('demo-beat-counts.json', beats)
+    const flagged = linesOf(path.join(out, 'quality.ndjson')).flatMap((q) => (q.leads as { label: string; flags: string[] }[]).filter((l) => l.flags.length).map((l) => `${q.recordId} ${q.index} ${l.label} ${l.flags.join('+')}`))
+    golden('demo-quality-flags.json', flagged)
+    // Record 208 (992 PVCs and 373 fusion beats, which the classifier calls N or V): the
+    // detector's V count lies between the reference's V and V + F.
+    expect(beats['208 detector V']).toBeGreaterThanOrEqual(beats['208 reference V'] * 0.98)
+    expect(beats['208 detector V']).toBeLessThanOrEqual(beats['208 reference V'] + beats['208 reference F'])
+  }, 120_000)
+})
