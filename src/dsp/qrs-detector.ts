@@ -48,6 +48,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   const ring = createQrsRing(fs, front.delay, front.mwiWidth)
   let next = -1 // absolute index of the next expected sample
   let segStart = 0 // first sample after the last start or gap
+  const edge = Math.round(0.05 * fs)
   let learning = true
   let learnMax = 0, learnSum = 0 // energy statistics of the learning phase
   const learned: QrsPeak[] = []
@@ -123,6 +124,10 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   }
 
   function onPeak(p: QrsPeak): void {
+    // The filters' start-up transient peaks in the first 50 ms of a segment; a real R peak that
+    // close to the start has its QRS cut off anyway. Without this, a record shorter than the
+    // learning phase (2 s) could report its transient as a beat.
+    if (p.at - segStart < edge) return
     if (learning) learned.push(p)
     else classify(p)
   }

@@ -3,6 +3,7 @@
 // signals without beats give none (flat) or few (noise).
 import { describe, expect, it } from 'vitest'
 import { createQrsDetector } from '../../src/dsp/qrs-detector.ts'
+import { syntheticEcg } from '../helpers/synthetic-ecg.ts'
 
 const gauss = (t: number, sigma: number) => Math.exp(-0.5 * (t / sigma) ** 2)
 
@@ -106,6 +107,14 @@ describe('createQrsDetector without beats', () => {
     const expected = beats.filter((b) => b < 10 * fs || b >= 12 * fs).map((b) => (b >= 20 * fs ? b + 5 * fs : b))
     expect(found.length).toBe(expected.length)
     found.forEach((s, i) => expect(Math.abs(s - expected[i])).toBeLessThanOrEqual(Math.ceil(0.01 * fs)))
+  })
+
+  it('reports no start-up transient as a beat in records shorter than the 2 s learning phase', () => {
+    for (const [sec, want] of [[0.01, []], [0.1, []], [0.3, [50]], [1, [50]]] as const) {
+      const x = syntheticEcg(250, sec)
+      const det = createQrsDetector({ fs: 250 })
+      expect([...det.push(x, 0), ...det.finish()], `${sec} s`).toEqual(want)
+    }
   })
 
   it('rejects overlapping blocks and sampling rates it cannot handle', () => {
