@@ -88,12 +88,24 @@ export async function streamRecord<T>(record: RecordSpec, stages: ResolvedStage[
 
 async function* emptySource(): AsyncGenerator<Item> {}
 
-/** Names the stage in an error thrown inside it (the innermost stage's name wins). */
-async function* tagErrors(stage: string, items: AsyncIterable<Item>): AsyncGenerator<Item> {
-  try {
-    yield* items
-  } catch (err) {
+/**
+ * Names the stage in an error thrown inside it (the innermost stage's name wins). A plain
+ * iterator rather than an async generator with `yield*`: every item of every stage passes here,
+ * and delegation through a generator costs about a microsecond per item (0.25 s over the
+ * 250,000 items of a 24 h record with beats and annotations).
+ */
+function tagErrors(stage: string, items: AsyncIterable<Item>): AsyncIterable<Item> {
+  const tag = (err: unknown): never => {
     throw isAbortError(err) ? err : withContext(err, { stage })
+  }
+  return {
+    [Symbol.asyncIterator]() {
+      const it = items[Symbol.asyncIterator]()
+      return {
+        next: () => it.next().catch(tag),
+        return: (value?: unknown) => (it.return ? it.return(value).catch(tag) : Promise.resolve({ done: true as const, value: undefined })),
+      }
+    },
   }
 }
 
