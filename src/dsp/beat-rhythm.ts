@@ -32,19 +32,19 @@ export function createRhythmTracker(): RhythmTracker {
   let ref: number | null = null
   let lastSv: number | null = null // the previous interval, when it was between supraventricular beats
   let prev: BeatLabel | null = null
+  const sorted = new Float64Array(HISTORY) // scratch of median
 
   return {
     onTime(rr) {
       if (rr === null) return true
       const k = Math.min(recentCount, HISTORY)
-      const ok = k === 0 || rr >= 0.9 * median(recent.subarray(0, k))
+      const ok = k === 0 || rr >= 0.9 * median(recent, k, sorted)
       recent[recentCount++ % HISTORY] = rr
       return ok
     },
     add(label, rr) {
       if (rr === null) prev = null
-      const sv = (l: BeatLabel | null) => l === 'N' || l === 'S'
-      if (sv(label) && sv(prev) && rr !== null) {
+      if (supraventricular(label) && supraventricular(prev) && rr !== null) {
         ref = ref === null ? rr : ref + (Math.min(1.5 * ref, Math.max(0.7 * ref, rr)) - ref) / 8
         if (lastSv !== null) diffs[diffCount++ % HISTORY] = Math.abs(rr - lastSv)
         lastSv = rr
@@ -54,14 +54,22 @@ export function createRhythmTracker(): RhythmTracker {
     normalRr: () => ref,
     irregularity() {
       const k = Math.min(diffCount, HISTORY)
-      return k < 4 || ref === null ? 0 : median(diffs.subarray(0, k)) / ref
+      return k < 4 || ref === null ? 0 : median(diffs, k, sorted) / ref
     },
     previous: () => prev,
   }
 }
 
-function median(values: Float64Array): number {
-  const sorted = Float64Array.from(values).sort()
-  const k = sorted.length
-  return k % 2 ? sorted[k >> 1] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2
+const supraventricular = (l: BeatLabel | null) => l === 'N' || l === 'S'
+
+// Median of values[0..k), sorted by insertion into `scratch` (k <= HISTORY: called once or twice
+// a beat, where copying and sorting a typed array cost more than the rest of this file).
+function median(values: Float64Array, k: number, scratch: Float64Array): number {
+  for (let i = 0; i < k; i++) {
+    const v = values[i]
+    let j = i
+    for (; j > 0 && scratch[j - 1] > v; j--) scratch[j] = scratch[j - 1]
+    scratch[j] = v
+  }
+  return k % 2 ? scratch[k >> 1] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2
 }
