@@ -20,11 +20,14 @@
 // finish. Templates and RR state are updated beat by beat in order, and windows depend on
 // samples only, so any blocking gives the same labels. Memory: the last block (read in place),
 // a 10 s ring buffer before it, 8 templates, and the few beats still pending.
-import { type BeatShape, beatShape, matchTemplate } from './beat-features.ts'
+// Speed (a day holds about 110,000 beats and 20-30 M samples): per sample, only the block's
+// copy into the ring (TypedArray.set); per beat, no allocation but the returned objects: the
+// pending beats and their windows are recycled, and only the samples around a beat are read.
+import { type BeatShape, measureShape } from './beat-features.ts'
 import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
 import { createRhythmTracker } from './beat-rhythm.ts'
 import { createTemplateSet } from './beat-templates.ts'
-import { beatWindow, windowReach } from './beat-window.ts'
+import { createBeatWindower, WINDOW_LEN } from './beat-window.ts'
 
 export type { BeatLabel }
 
@@ -64,8 +67,10 @@ interface Pending {
   rrPost: number | null
   /** The next beat (or a gap, or the end) is known, so rrPost is final. */
   closed: boolean
-  /** undefined until the window is complete; null when it cannot be had. */
-  shape: BeatShape | null | undefined
+  /** 'waiting' until the window is complete, 'missing' when it cannot be had, else 'ready'. */
+  window: 'waiting' | 'missing' | 'ready'
+  /** The beat's window and features once ready; its wave buffer is reused for later beats. */
+  shape: BeatShape
 }
 
 // Seconds of signal kept: the detector confirms a beat up to ~1.66 mean RR (+0.3 s) after it,
@@ -76,7 +81,8 @@ const RING_SEC = 10
 export function createBeatClassifier(options: BeatClassifierOptions): BeatClassifier {
   const { fs } = options
   if (!(fs >= 50 && fs <= 10_000)) throw new RangeError(`beat classifier: fs must be between 50 and 10000 Hz, found ${fs}`)
-  const reach = windowReach(fs)
+  const windower = createBeatWindower(fs)
+  const { before, after } = windower
   let size = 1
   while (size < RING_SEC * fs) size *= 2
   const mask = size - 1
@@ -88,23 +94,36 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   let lastBeat = -1
   let lastGap = -1 // first sample after the latest gap
   const pending: Pending[] = []
+  const spare: Pending[] = [] // finalized, to be reused
   const templates = createTemplateSet()
   const rhythm = createRhythmTracker()
 
-  // The last block is read in place; the ring holds the RING_SEC before it, so a beat confirmed
-  // late still finds its window whatever the block size.
-  const get = (n: number): number => {
-    if (n < first || n >= next) return NaN
-    if (n >= blockStart) return block![n - blockStart]
-    return n >= blockStart - size ? ring[n & mask] : NaN
+  // Copies the samples of the window of the beat at `beat` into the windower's input; false when
+  // one of them is not available. The last block is read in place; the ring holds the RING_SEC
+  // before it, so a beat confirmed late still finds its window whatever the block size.
+  function readWindow(beat: number): boolean {
+    const lo = beat - before
+    const end = beat + after + 1
+    if (lo < first || end > next || lo < blockStart - size) return false
+    const input = windower.input
+    const split = Math.min(end, blockStart)
+    let k = 0
+    for (let n = lo; n < split; n++) input[k++] = ring[n & mask]
+    for (let n = Math.max(lo, blockStart); n < end; n++) input[k++] = block![n - blockStart]
+    return true
   }
 
-  const extractReady = (ending: boolean) => {
+  function extractReady(ending: boolean): void {
     for (const p of pending) {
-      if (p.shape !== undefined) continue
-      if (p.sample + reach.after >= next && !ending) break
-      const w = p.sample + reach.after < next ? beatWindow(get, p.sample, fs) : null
-      p.shape = w === null ? null : beatShape(w.wave, w.baselinePtp)
+      if (p.window !== 'waiting') continue
+      if (p.sample + after >= next && !ending) break
+      const baselinePtp = p.sample + after < next && readWindow(p.sample) ? windower.extract(p.shape.wave) : null
+      if (baselinePtp === null) p.window = 'missing'
+      else {
+        p.window = 'ready'
+        p.shape.baselinePtp = baselinePtp
+        measureShape(p.shape)
+      }
     }
   }
 
@@ -116,30 +135,41 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
     const onTime = rhythm.onTime(rrPre)
     const prev = rrPre === null ? null : rhythm.previous()
     const out: ClassifiedBeat = { sample: p.sample, label: 'Q', rrMs: rrPre === null ? null : Math.round(rrPre), qrsSpanMs: null, templateCorr: null }
+    if (p.window !== 'ready') return out
     const shape = p.shape
-    if (!shape) return out
     out.qrsSpanMs = Math.round(shape.spanMs)
     if (isUnclassifiable(shape)) return out
-    const { template, match } = templates.assign(shape, onTime)
+    templates.assign(shape, onTime)
     const dom = templates.dominant()!
-    const m = template === dom && match !== null ? match : matchTemplate(shape.wave, dom.wave)
-    out.templateCorr = Math.round(m.corr * 1000) / 1000
+    const corr = templates.matchDominant(shape).corr
+    out.templateCorr = Math.round(corr * 1000) / 1000
     out.label = labelBeat({
-      spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr: m.corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
+      spanMs: shape.spanMs, domSpanMs: dom.spanMs, corr, gain: dom.ptp > 0 ? shape.ptp / dom.ptp : 0,
       rrPre, rrPost, rrRef: rhythm.normalRr(), irregularity: rhythm.irregularity(), afterSupraventricular: prev === 'N' || prev === 'S',
     })
     return out
   }
 
-  const finalize = (): ClassifiedBeat[] => {
+  function finalize(): ClassifiedBeat[] {
     const out: ClassifiedBeat[] = []
-    while (pending.length > 0 && pending[0].closed && pending[0].shape !== undefined) {
+    while (pending.length > 0 && pending[0].closed && pending[0].window !== 'waiting') {
       const p = pending.shift()!
       const b = classify(p)
       rhythm.add(b.label, toMs(p.rrPre))
       out.push(b)
+      spare.push(p)
     }
     return out
+  }
+
+  // Copies the last block's final `size` samples into the ring, in at most two pieces.
+  function keepBlock(b: Float32Array): void {
+    for (let k = Math.max(0, b.length - size); k < b.length; ) {
+      const at = (blockStart + k) & mask
+      const m = Math.min(b.length - k, size - at)
+      ring.set(b.subarray(k, k + m), at)
+      k += m
+    }
   }
 
   return {
@@ -148,7 +178,7 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
         throw new RangeError(`beat classifier: block starts at sample ${startSample} but sample ${next} was expected; push blocks in order without overlap`)
       }
       if (first < 0) first = next = startSample
-      if (block !== null) for (let k = Math.max(0, block.length - size); k < block.length; k++) ring[(blockStart + k) & mask] = block[k]
+      if (block !== null) keepBlock(block)
       if (startSample > next) {
         for (let n = Math.max(next, startSample - size); n < startSample; n++) ring[n & mask] = NaN
         lastGap = startSample
@@ -170,7 +200,13 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
         prev.rrPost = rrPre
         prev.closed = true
       }
-      pending.push({ sample, rrPre, rrPost: null, closed: false, shape: undefined })
+      const p = spare.pop() ?? { sample, rrPre, rrPost: null, closed: false, window: 'waiting', shape: { wave: new Float64Array(WINDOW_LEN), spanMs: 0, ptp: 0, baselinePtp: 0, noise: 0 } }
+      p.sample = sample
+      p.rrPre = rrPre
+      p.rrPost = null
+      p.closed = false
+      p.window = 'waiting'
+      pending.push(p)
       lastBeat = sample
       extractReady(false)
       return finalize()

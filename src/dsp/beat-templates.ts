@@ -6,7 +6,10 @@
 // beat, is the narrowest (by QRS span) among the well supported ones, where support counts the
 // beats that came on time (not premature), decaying over a few hundred beats: on time and narrow
 // picks the sinus beats even in bigeminy or trigeminy, where PVCs can outnumber them.
-import { type BeatShape, blendInto, type Match, matchTemplate } from './beat-features.ts'
+// Speed: the amplitude test comes before the correlation (it is free and rules out about a
+// quarter of the templates), each template keeps its centred values until it changes, and the
+// beat's match with the dominant template is reused when it was computed while assigning.
+import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
 
 export interface Template {
   wave: Float64Array
@@ -18,6 +21,11 @@ export interface Template {
   spanMs: number
   /** Running average of its beats' QRS peak-to-peak, mV. */
   ptp: number
+  /** The wave's match range, centred (beat-features.ts), kept in step with `wave`. */
+  centred: CentredTemplate
+  /** Its match with the beat being assigned, valid when `matchedBeat` is that beat's number. */
+  match: Match
+  matchedBeat: number
 }
 
 /** Correlation a beat needs with a template to join it. */
@@ -32,24 +40,45 @@ const CANDIDATE_SHARE = 0.3
 const CANDIDATE_BEATS = 4
 
 export interface TemplateSet {
-  /** The template the beat joins (updated, or created for it) and the match against it. */
-  assign(shape: BeatShape, onTime: boolean): { template: Template; match: Match | null }
+  /** Puts the beat into the template it matches best (updated), or into a new one; returns that template. */
+  assign(shape: BeatShape, onTime: boolean): Template
   /** The dominant (normal) template; null before the first beat. */
   dominant(): Template | null
+  /**
+   * The last assigned beat's match with the dominant template: as it was before the beat was
+   * averaged in, when the beat joined it. Call right after `assign` with the same shape.
+   */
+  matchDominant(shape: BeatShape): Match
 }
 
 /** Creates an empty template set; state is per record. */
 export function createTemplateSet(): TemplateSet {
   const templates: Template[] = []
   let dom: Template | null = null
+  let beatNumber = 0
+  const variances = new Float64Array(SHIFTS) // of the beat being assigned (shiftVariances)
+  let variancesOf = -1 // beat number they belong to
 
-  function best(shape: BeatShape): { template: Template; match: Match } | null {
-    let found: { template: Template; match: Match } | null = null
+  function matchOf(template: Template, shape: BeatShape): Match {
+    if (template.matchedBeat !== beatNumber) {
+      if (variancesOf !== beatNumber) {
+        shiftVariances(shape.wave, variances)
+        variancesOf = beatNumber
+      }
+      matchCentred(shape.wave, variances, template.centred, template.match)
+      template.matchedBeat = beatNumber
+    }
+    return template.match
+  }
+
+  function best(shape: BeatShape): Template | null {
+    let found: Template | null = null
     for (const template of templates) {
-      const match = matchTemplate(shape.wave, template.wave)
       const gain = template.ptp > 0 ? shape.ptp / template.ptp : Infinity
-      if (match.corr < MATCH_CORR || gain > MAX_GAIN || gain < 1 / MAX_GAIN) continue
-      if (found === null || match.corr > found.match.corr) found = { template, match }
+      if (gain > MAX_GAIN || gain < 1 / MAX_GAIN) continue
+      const match = matchOf(template, shape)
+      if (match.corr < MATCH_CORR) continue
+      if (found === null || match.corr > found.match.corr) found = template
     }
     return found
   }
@@ -67,33 +96,42 @@ export function createTemplateSet(): TemplateSet {
     dom = pick
   }
 
+  function create(shape: BeatShape): Template {
+    const template: Template = {
+      wave: Float64Array.from(shape.wave), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
+      centred: createCentred(), match: { corr: -1, shift: 0 }, matchedBeat: -1,
+    }
+    centreTemplate(template.wave, template.centred)
+    if (templates.length < MAX_TEMPLATES) templates.push(template)
+    else {
+      let weakest = -1
+      for (let i = 0; i < templates.length; i++) {
+        const t = templates[i]
+        if (t !== dom && (weakest < 0 || t.support < templates[weakest].support)) weakest = i
+      }
+      templates[weakest] = template
+    }
+    return template
+  }
+
   return {
     assign(shape, onTime) {
+      beatNumber++
       for (const t of templates) t.support *= 1 - 1 / DECAY
-      const found = best(shape)
-      let template: Template
-      if (found) {
-        template = found.template
+      let template = best(shape)
+      if (template) {
         template.beats = Math.min(template.beats + 1, AVERAGE_OF)
         const w = 1 / template.beats
-        blendInto(template.wave, shape.wave, found.match.shift, w)
+        blendInto(template.wave, shape.wave, template.match.shift, w)
+        centreTemplate(template.wave, template.centred)
         template.spanMs += w * (shape.spanMs - template.spanMs)
         template.ptp += w * (shape.ptp - template.ptp)
-      } else {
-        template = { wave: Float64Array.from(shape.wave), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp }
-        if (templates.length < MAX_TEMPLATES) templates.push(template)
-        else {
-          let weakest = -1
-          templates.forEach((t, i) => {
-            if (t !== dom && (weakest < 0 || t.support < templates[weakest].support)) weakest = i
-          })
-          templates[weakest] = template
-        }
-      }
+      } else template = create(shape)
       if (onTime) template.support += 1
       chooseDominant()
-      return { template, match: found ? found.match : null }
+      return template
     },
     dominant: () => dom,
+    matchDominant: (shape) => matchOf(dom!, shape),
   }
 }

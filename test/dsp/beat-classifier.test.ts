@@ -4,7 +4,8 @@
 // with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
-import { beatWindow, windowReach } from '../../src/dsp/beat-window.ts'
+import { type CentredTemplate, centreTemplate, createCentred, MATCH_FROM, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from '../../src/dsp/beat-features.ts'
+import { at, CENTER, createBeatWindower, GRID_HZ, WINDOW_LEN, windowReach } from '../../src/dsp/beat-window.ts'
 import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
 import { type BxbStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
 import { detectOverFiles, type DetectOptions } from '../helpers/detect-records.ts'
@@ -195,15 +196,151 @@ describe('createBeatClassifier on synthetic rhythms', () => {
   })
 })
 
-describe('beatWindow', () => {
+describe('createBeatWindower', () => {
   // A constant input must come out as exactly 0 after baseline removal: any grid point read
-  // outside windowReach (or from an unfilled smoothing slot) would show.
+  // outside windowReach (or from an unfilled smoothing slot of a fresh windower) would show.
   it.each([100, 128, 250, 360, 500, 999, 1000, 1001])('stays within windowReach at %i Hz', (fs) => {
     const { before, after } = windowReach(fs)
-    const beat = 5000
-    const w = beatWindow((n) => (n >= beat - before && n <= beat + after ? 1 : NaN), beat, fs)
-    expect(w).not.toBeNull()
-    expect(Math.max(...Array.from(w!.wave, Math.abs))).toBe(0)
+    const w = createBeatWindower(fs)
+    expect(w.input).toHaveLength(before + after + 1)
+    w.input.fill(1)
+    const wave = new Float64Array(WINDOW_LEN)
+    expect(w.extract(wave)).toBe(0)
+    expect(Math.max(...Array.from(wave, Math.abs))).toBe(0)
+  })
+
+  it('gives no window when an input sample is NaN or infinite, and the same window after', () => {
+    const fs = 360
+    const w = createBeatWindower(fs)
+    const x = Float64Array.from(w.input, (_, k) => Math.sin(k / 9) + 0.1 * Math.cos(k / 2))
+    const ref = new Float64Array(WINDOW_LEN)
+    w.input.set(x)
+    const ptp = w.extract(ref)
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      for (const at of [0, 100, x.length - 1]) {
+        w.input.set(x)
+        w.input[at] = bad
+        expect(w.extract(new Float64Array(WINDOW_LEN))).toBeNull()
+      }
+    }
+    const again = new Float64Array(WINDOW_LEN)
+    w.input.set(x)
+    expect(w.extract(again)).toBe(ptp)
+    expect(again).toEqual(ref)
+  })
+})
+
+// The plain definitions the fast code must equal bit for bit (the classifier's labels depend on
+// thresholds and on ties between shifts, so "close" is not enough).
+function plainWindow(x: Float64Array, fs: number): { wave: Float64Array; baselinePtp: number } {
+  const { before, box } = windowReach(fs)
+  const half = box >> 1
+  const smooth = new Float64Array(x.length)
+  let sum = 0
+  for (let k = 0; k < x.length; k++) {
+    sum += x[k]
+    if (k >= box) sum -= x[k - box]
+    if (k >= box - 1) smooth[k - box + 1 + half] = sum / box
+  }
+  const w = new Float64Array(WINDOW_LEN)
+  for (let g = 0; g < WINDOW_LEN; g++) {
+    const t = before + ((g - CENTER) * fs) / GRID_HZ
+    const i = Math.floor(t)
+    const f = t - i
+    w[g] = f === 0 ? smooth[i] : smooth[i] * (1 - f) + smooth[i + 1] * f
+  }
+  const len = Math.round((40 * GRID_HZ) / 1000)
+  let best = Infinity
+  let level = 0
+  for (let a = at(-250); a + len <= at(-40); a++) {
+    let lo = Infinity, hi = -Infinity, s = 0
+    for (let k = a; k < a + len; k++) {
+      lo = Math.min(lo, w[k])
+      hi = Math.max(hi, w[k])
+      s += w[k]
+    }
+    if (hi - lo < best) {
+      best = hi - lo
+      level = s / len
+    }
+  }
+  for (let k = 0; k < WINDOW_LEN; k++) w[k] -= level
+  return { wave: w, baselinePtp: best }
+}
+
+function plainMatch(beat: Float64Array, template: Float64Array): { corr: number; shift: number } {
+  const n = MATCH_TO - MATCH_FROM
+  let tMean = 0
+  for (let k = MATCH_FROM; k < MATCH_TO; k++) tMean += template[k]
+  tMean /= n
+  let tVar = 0
+  for (let k = MATCH_FROM; k < MATCH_TO; k++) tVar += (template[k] - tMean) ** 2
+  const best = { corr: -1, shift: 0 }
+  for (let d = -MAX_SHIFT; d <= MAX_SHIFT; d++) {
+    let sum = 0, sum2 = 0, cov = 0
+    for (let k = MATCH_FROM; k < MATCH_TO; k++) {
+      const b = beat[k + d]
+      sum += b
+      sum2 += b * b
+      cov += b * (template[k] - tMean)
+    }
+    const bVar = sum2 - (sum * sum) / n
+    const corr = tVar > 0 && bVar > 0 ? cov / Math.sqrt(tVar * bVar) : 0
+    if (corr > best.corr) {
+      best.corr = corr
+      best.shift = d
+    }
+  }
+  return best
+}
+
+// Deterministic pseudo-random numbers in [0, 1).
+function randoms(seed: number): () => number {
+  return () => (seed = (seed * 16807) % 2147483647) / 2147483647
+}
+
+describe('the fast window and match equal their plain definitions bit for bit', () => {
+  it.each([128, 250, 360, 500, 1000])('windows of beats with noise and wander at %i Hz', (fs) => {
+    const rand = randoms(fs)
+    const w = createBeatWindower(fs)
+    const out = new Float64Array(WINDOW_LEN)
+    for (let trial = 0; trial < 50; trial++) {
+      const kind = (['N', 'S', 'V'] as const)[trial % 3]
+      const x = Float64Array.from(w.input, (_, k) => {
+        const t = (k - w.before) / fs
+        return Math.fround(wave(kind, t) + 0.3 * Math.sin(trial + t) + 0.05 * (rand() - 0.5))
+      })
+      w.input.set(x)
+      const ptp = w.extract(out)
+      const ref = plainWindow(x, fs)
+      expect(Object.is(ptp, ref.baselinePtp)).toBe(true)
+      expect(out).toEqual(ref.wave)
+      expect(out.every((v, i) => Object.is(v, ref.wave[i]))).toBe(true)
+    }
+  })
+
+  it('correlations and shifts of random, beat-like, flat and shifted waves', () => {
+    const rand = randoms(11)
+    const c: CentredTemplate = createCentred()
+    const variances = new Float64Array(SHIFTS)
+    const out = { corr: 0, shift: 0 }
+    const waves: Float64Array[] = [new Float64Array(WINDOW_LEN)]
+    for (let i = 0; i < 40; i++) {
+      const kind = (['N', 'V'] as const)[i % 2]
+      const lag = (i % 13) - 6
+      waves.push(Float64Array.from({ length: WINDOW_LEN }, (_, g) => wave(kind, (g - CENTER + lag) / GRID_HZ) + 0.02 * (rand() - 0.5)))
+      waves.push(Float64Array.from({ length: WINDOW_LEN }, () => rand() - 0.5))
+    }
+    for (const template of waves) {
+      centreTemplate(template, c)
+      for (const beat of waves) {
+        shiftVariances(beat, variances)
+        const ref = plainMatch(beat, template)
+        matchCentred(beat, variances, c, out)
+        expect(Object.is(out.corr, ref.corr)).toBe(true)
+        expect(out.shift).toBe(ref.shift)
+      }
+    }
   })
 })
 
