@@ -54,8 +54,7 @@ export function createBeatWindower(fs: number): BeatWindower {
   const half = box >> 1
   const input = new Float64Array(n)
   const smooth = new Float64Array(n) // box-smoothed input, same indexing
-  const lo = new Float64Array(BASE_TO) // scratch of removeBaseline
-  const hi = new Float64Array(BASE_TO)
+  const scratch: BaselineScratch = { lo: new Float64Array(BASE_TO), hi: new Float64Array(BASE_TO), preLo: new Float64Array(BASE_TO), preHi: new Float64Array(BASE_TO) }
   // Grid point g lies at input position before + (g - CENTER) fs / GRID_HZ, whatever the beat.
   const index = new Int32Array(WINDOW_LEN)
   const frac = new Float64Array(WINDOW_LEN)
@@ -83,7 +82,7 @@ export function createBeatWindower(fs: number): BeatWindower {
         const f = frac[g]
         wave[g] = f === 0 ? smooth[i] : smooth[i] * (1 - f) + smooth[i + 1] * f
       }
-      return removeBaseline(wave, lo, hi)
+      return removeBaseline(wave, scratch)
     },
   }
 }
@@ -93,31 +92,48 @@ const BASE_FROM = at(-PRE_MS)
 const BASE_TO = at(-40)
 
 // Subtracts the mean of the flattest 40 ms (least peak-to-peak) between 250 and 40 ms before the
-// beat; returns that peak-to-peak. The minimum and maximum of every 40 ms stretch come from those
-// of power-of-two lengths (lo[k] = min of w[k, k + p), doubling p), two overlapping ones per
-// stretch: exact, and a third of the comparisons of scanning each stretch.
-function removeBaseline(w: Float64Array, lo: Float64Array, hi: Float64Array): number {
+// beat; returns that peak-to-peak. The minimum and maximum of each 40 ms stretch come from running
+// ones (van Herk / Gil-Werman): cut the range into blocks of BASE_LEN; a stretch starting at a
+// covers the end of a block (the running extremes from a to the block's end, lo/hi) and the start
+// of the next one (those from that block's start to a + BASE_LEN - 1, preLo/preHi). Exact (min and
+// max do not round), and on real beats, where these comparisons are hard to predict, under half
+// the time of scanning every stretch.
+function removeBaseline(w: Float64Array, s: BaselineScratch): number {
   const len = BASE_TO - BASE_FROM
-  for (let k = 0; k < len; k++) lo[k] = hi[k] = w[BASE_FROM + k]
-  let p = 1
-  for (; 2 * p <= BASE_LEN; p *= 2) {
-    for (let k = 0; k + 2 * p <= len; k++) {
-      lo[k] = Math.min(lo[k], lo[k + p])
-      hi[k] = Math.max(hi[k], hi[k + p])
-    }
+  const { lo, hi, preLo, preHi } = s
+  for (let k = 0; k < len; k++) {
+    const x = w[BASE_FROM + k]
+    const start = k % BASE_LEN === 0
+    preLo[k] = start ? x : Math.min(preLo[k - 1], x)
+    preHi[k] = start ? x : Math.max(preHi[k - 1], x)
+  }
+  for (let k = len - 1; k >= 0; k--) {
+    const x = w[BASE_FROM + k]
+    const end = k % BASE_LEN === BASE_LEN - 1 || k === len - 1
+    lo[k] = end ? x : Math.min(lo[k + 1], x)
+    hi[k] = end ? x : Math.max(hi[k + 1], x)
   }
   let best = Infinity
   let flattest = 0
   for (let a = 0; a + BASE_LEN <= len; a++) {
-    const ptp = Math.max(hi[a], hi[a + BASE_LEN - p]) - Math.min(lo[a], lo[a + BASE_LEN - p])
+    const e = a + BASE_LEN - 1
+    // A stretch that starts a block is that block: its running extremes from the start say all.
+    const ptp = a % BASE_LEN === 0 ? preHi[e] - preLo[e] : Math.max(hi[a], preHi[e]) - Math.min(lo[a], preLo[e])
     if (ptp < best) {
       best = ptp
       flattest = a
     }
   }
-  let s = 0
-  for (let k = BASE_FROM + flattest; k < BASE_FROM + flattest + BASE_LEN; k++) s += w[k]
-  const level = s / BASE_LEN
+  let sum = 0
+  for (let k = BASE_FROM + flattest; k < BASE_FROM + flattest + BASE_LEN; k++) sum += w[k]
+  const level = sum / BASE_LEN
   for (let k = 0; k < WINDOW_LEN; k++) w[k] -= level
   return best
+}
+
+interface BaselineScratch {
+  lo: Float64Array
+  hi: Float64Array
+  preLo: Float64Array
+  preHi: Float64Array
 }
