@@ -21,8 +21,9 @@
 // samples only, so any blocking gives the same labels. Memory: the last block (read in place),
 // a 10 s ring buffer before it, 8 templates, and the few beats still pending.
 // Speed (a day holds about 110,000 beats and 20-30 M samples): per sample, only the block's
-// copy into the ring (TypedArray.set); per beat, no allocation but the returned objects: the
-// pending beats and their windows are recycled, and only the samples around a beat are read.
+// copy into the ring (TypedArray.set); per beat, only the samples around it are read, and no
+// buffer is allocated (pending beats and their window buffers are recycled): most of the time
+// goes to matching the templates (beat-features.ts).
 import { type BeatShape, measureShape } from './beat-features.ts'
 import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
 import { createRhythmTracker } from './beat-rhythm.ts'

@@ -94,31 +94,31 @@ const BASE_TO = at(-40)
 // Subtracts the mean of the flattest 40 ms (least peak-to-peak) between 250 and 40 ms before the
 // beat; returns that peak-to-peak. The minimum and maximum of each 40 ms stretch come from running
 // ones (van Herk / Gil-Werman): cut the range into blocks of BASE_LEN; a stretch starting at a
-// covers the end of a block (the running extremes from a to the block's end, lo/hi) and the start
-// of the next one (those from that block's start to a + BASE_LEN - 1, preLo/preHi). Exact (min and
-// max do not round), and on real beats, where these comparisons are hard to predict, under half
-// the time of scanning every stretch.
+// covers the end of its block (the extremes from a to the block's end, lo/hi) and the start of the
+// next one (those from that block's start to a + BASE_LEN - 1, preLo/preHi; a stretch that starts
+// a block gets that block twice). Exact (min and max do not round), and on real beats, where
+// these comparisons are hard to predict, under half the time of scanning every stretch.
 function removeBaseline(w: Float64Array, s: BaselineScratch): number {
   const len = BASE_TO - BASE_FROM
   const { lo, hi, preLo, preHi } = s
-  for (let k = 0; k < len; k++) {
-    const x = w[BASE_FROM + k]
-    const start = k % BASE_LEN === 0
-    preLo[k] = start ? x : Math.min(preLo[k - 1], x)
-    preHi[k] = start ? x : Math.max(preHi[k - 1], x)
-  }
-  for (let k = len - 1; k >= 0; k--) {
-    const x = w[BASE_FROM + k]
-    const end = k % BASE_LEN === BASE_LEN - 1 || k === len - 1
-    lo[k] = end ? x : Math.min(lo[k + 1], x)
-    hi[k] = end ? x : Math.max(hi[k + 1], x)
+  for (let start = 0; start < len; start += BASE_LEN) {
+    const end = Math.min(start + BASE_LEN, len)
+    preLo[start] = preHi[start] = w[BASE_FROM + start]
+    for (let k = start + 1; k < end; k++) {
+      preLo[k] = Math.min(preLo[k - 1], w[BASE_FROM + k])
+      preHi[k] = Math.max(preHi[k - 1], w[BASE_FROM + k])
+    }
+    lo[end - 1] = hi[end - 1] = w[BASE_FROM + end - 1]
+    for (let k = end - 2; k >= start; k--) {
+      lo[k] = Math.min(lo[k + 1], w[BASE_FROM + k])
+      hi[k] = Math.max(hi[k + 1], w[BASE_FROM + k])
+    }
   }
   let best = Infinity
   let flattest = 0
   for (let a = 0; a + BASE_LEN <= len; a++) {
     const e = a + BASE_LEN - 1
-    // A stretch that starts a block is that block: its running extremes from the start say all.
-    const ptp = a % BASE_LEN === 0 ? preHi[e] - preLo[e] : Math.max(hi[a], preHi[e]) - Math.min(lo[a], preLo[e])
+    const ptp = Math.max(hi[a], preHi[e]) - Math.min(lo[a], preLo[e])
     if (ptp < best) {
       best = ptp
       flattest = a
