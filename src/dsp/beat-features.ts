@@ -18,7 +18,8 @@ export const MATCH_TO = at(180)
 export const MAX_SHIFT = 6
 /** Number of shifts tried, -MAX_SHIFT..MAX_SHIFT. */
 export const SHIFTS = 2 * MAX_SHIFT + 1
-const MATCH_LEN = MATCH_TO - MATCH_FROM
+/** Length of the match range; a template keeps only this part of its wave (nothing else is compared). */
+export const MATCH_LEN = MATCH_TO - MATCH_FROM
 
 export interface BeatShape {
   wave: Float64Array
@@ -88,7 +89,7 @@ export interface Match {
 
 /** A template's match range, centred on its mean, and its sum of squares there. */
 export interface CentredTemplate {
-  /** template[MATCH_FROM + k] - mean, for k < MATCH_TO - MATCH_FROM. */
+  /** range[k] - mean, for k < MATCH_LEN. */
   centred: Float64Array
   variance: number
 }
@@ -98,14 +99,14 @@ export function createCentred(): CentredTemplate {
   return { centred: new Float64Array(MATCH_LEN), variance: 0 }
 }
 
-/** Centres `template` over the match range into `out`; again whenever the template changes. */
-export function centreTemplate(template: Float64Array, out: CentredTemplate): void {
+/** Centres a template's match range (MATCH_LEN values) into `out`; again whenever it changes. */
+export function centreTemplate(range: Float64Array, out: CentredTemplate): void {
   let mean = 0
-  for (let k = MATCH_FROM; k < MATCH_TO; k++) mean += template[k]
+  for (let k = 0; k < MATCH_LEN; k++) mean += range[k]
   mean /= MATCH_LEN
   let variance = 0
   for (let k = 0; k < MATCH_LEN; k++) {
-    const c = template[MATCH_FROM + k] - mean
+    const c = range[k] - mean
     out.centred[k] = c
     variance += c ** 2
   }
@@ -195,11 +196,10 @@ function consider(out: Match, e: number, cov: number, tVar: number, variances: F
   }
 }
 
-/** Moves `template` towards the beat (aligned by `shift`) by `weight`, in place. */
-export function blendInto(template: Float64Array, beat: Float64Array, shift: number, weight: number): void {
-  const last = template.length - 1
-  for (let k = 0; k <= last; k++) {
-    const j = Math.min(last, Math.max(0, k + shift))
-    template[k] += weight * (beat[j] - template[k])
-  }
+/**
+ * Moves a template's match range towards the beat (aligned by `shift`) by `weight`, in place.
+ * The shifted range stays inside the beat's window (MAX_SHIFT grid samples either side).
+ */
+export function blendInto(range: Float64Array, beat: Float64Array, shift: number, weight: number): void {
+  for (let k = 0; k < MATCH_LEN; k++) range[k] += weight * (beat[MATCH_FROM + k + shift] - range[k])
 }

@@ -6,13 +6,15 @@
 // beat, is the narrowest (by QRS span) among the well supported ones, where support counts the
 // beats that came on time (not premature), decaying over a few hundred beats: on time and narrow
 // picks the sinus beats even in bigeminy or trigeminy, where PVCs can outnumber them.
-// Speed: the amplitude test comes before the correlation (it is free and rules out about a
-// quarter of the templates), each template keeps its centred values until it changes, and the
-// beat's match with the dominant template is reused when it was computed while assigning.
-import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
+// Speed: a template keeps only the part of the grid that is compared (the match range), the
+// amplitude test comes before the correlation (it is free and rules out about a quarter of the
+// templates), each template keeps its centred values until it changes, and the beat's match
+// with the dominant template is reused when it was computed while assigning.
+import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, MATCH_FROM, MATCH_TO, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
 
 export interface Template {
-  wave: Float64Array
+  /** Running average of its beats over the match range (MATCH_FROM..MATCH_TO of the grid). */
+  range: Float64Array
   /** Beats averaged into it (capped: the running average then forgets with time constant 16). */
   beats: number
   /** Decayed count of its beats that were not premature. */
@@ -21,7 +23,7 @@ export interface Template {
   spanMs: number
   /** Running average of its beats' QRS peak-to-peak, mV. */
   ptp: number
-  /** The wave's match range, centred (beat-features.ts), kept in step with `wave`. */
+  /** `range` centred (beat-features.ts), kept in step with it. */
   centred: CentredTemplate
   /** Its match with the beat being assigned, valid when `matchedBeat` is that beat's number. */
   match: Match
@@ -98,10 +100,10 @@ export function createTemplateSet(): TemplateSet {
 
   function create(shape: BeatShape): Template {
     const template: Template = {
-      wave: Float64Array.from(shape.wave), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
+      range: shape.wave.slice(MATCH_FROM, MATCH_TO), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
       centred: createCentred(), match: { corr: -1, shift: 0 }, matchedBeat: -1,
     }
-    centreTemplate(template.wave, template.centred)
+    centreTemplate(template.range, template.centred)
     if (templates.length < MAX_TEMPLATES) templates.push(template)
     else {
       let weakest = -1
@@ -122,8 +124,8 @@ export function createTemplateSet(): TemplateSet {
       if (template) {
         template.beats = Math.min(template.beats + 1, AVERAGE_OF)
         const w = 1 / template.beats
-        blendInto(template.wave, shape.wave, template.match.shift, w)
-        centreTemplate(template.wave, template.centred)
+        blendInto(template.range, shape.wave, template.match.shift, w)
+        centreTemplate(template.range, template.centred)
         template.spanMs += w * (shape.spanMs - template.spanMs)
         template.ptp += w * (shape.ptp - template.ptp)
       } else template = create(shape)

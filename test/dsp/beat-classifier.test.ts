@@ -4,7 +4,7 @@
 // with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
-import { type CentredTemplate, centreTemplate, createCentred, MATCH_FROM, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from '../../src/dsp/beat-features.ts'
+import { blendInto, type CentredTemplate, centreTemplate, createCentred, MATCH_FROM, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from '../../src/dsp/beat-features.ts'
 import { at, CENTER, createBeatWindower, GRID_HZ, WINDOW_LEN, windowReach } from '../../src/dsp/beat-window.ts'
 import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
 import { type BxbStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
@@ -332,7 +332,7 @@ describe('the fast window and match equal their plain definitions bit for bit', 
       waves.push(Float64Array.from({ length: WINDOW_LEN }, () => rand() - 0.5))
     }
     for (const template of waves) {
-      centreTemplate(template, c)
+      centreTemplate(template.subarray(MATCH_FROM, MATCH_TO), c)
       for (const beat of waves) {
         shiftVariances(beat, variances)
         const ref = plainMatch(beat, template)
@@ -340,6 +340,20 @@ describe('the fast window and match equal their plain definitions bit for bit', 
         expect(Object.is(out.corr, ref.corr)).toBe(true)
         expect(out.shift).toBe(ref.shift)
       }
+    }
+  })
+
+  it('blending the match range alone, as the full window would be blended (no shift reaches past the window)', () => {
+    const rand = randoms(5)
+    const full = Float64Array.from({ length: WINDOW_LEN }, () => rand() - 0.5)
+    const range = full.slice(MATCH_FROM, MATCH_TO)
+    for (let i = 0; i < 40; i++) {
+      const beat = Float64Array.from({ length: WINDOW_LEN }, () => rand() - 0.5)
+      const shift = (i % SHIFTS) - MAX_SHIFT
+      const weight = 1 / (1 + (i % 16))
+      for (let k = 0; k < WINDOW_LEN; k++) full[k] += weight * (beat[Math.min(WINDOW_LEN - 1, Math.max(0, k + shift))] - full[k])
+      blendInto(range, beat, shift, weight)
+      expect(range.every((v, k) => Object.is(v, full[MATCH_FROM + k]))).toBe(true)
     }
   })
 })
