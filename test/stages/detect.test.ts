@@ -48,6 +48,26 @@ describe('detect stage', () => {
     expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('lead "V1" is not among the record\'s leads [MLII, V5]') })
   }, 30_000)
 
+  it('gives the same items in the same order with the beat engine in a worker thread', async () => {
+    const items = await read100()
+    const local = (await runStage(detect, items, { options: { thread: false } })).items
+    const threaded = (await runStage(detect, items, { options: { thread: true } })).items
+    expect(threaded).toEqual(local)
+    expect(beatsOf(threaded).length).toBeGreaterThan(2200)
+  }, 60_000)
+
+  it('fails the record with the worker\'s error, named, when the engine throws in the worker', async () => {
+    const items = await read100()
+    const blocks = blocksOf(items)
+    // Blocks out of order: the detector refuses them, inside the worker.
+    const bad = [blocks[1], blocks[0]]
+    for (const thread of [false, true]) {
+      const err = await runStage(detect, bad, { options: { thread } }).then(() => null, (e: unknown) => e)
+      expect(err, `thread: ${thread}`).toBeInstanceOf(Error)
+      expect(String((err as Error).message)).toMatch(/block starts at sample 0 but sample 7200 was expected/)
+    }
+  }, 60_000)
+
   it('restarts at a gap: no RR across it, times after it shifted by its duration', async () => {
     const items = await read100()
     const at = blocksOf(items).findIndex((b) => b.startSample === 324_000) // 900 s

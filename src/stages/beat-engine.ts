@@ -1,0 +1,99 @@
+// The detector and classifier of the `detect` stage behind one asynchronous interface, run in
+// this thread or in a worker thread (detect-worker.ts). In a worker, beat finding for one block
+// overlaps with reading and cleaning the next one on the main thread: the detect stage hands a
+// block over, then goes on pulling the next block while the worker works. Each block's samples
+// are copied and the copy transferred (the stage still yields the original); the beats come back
+// as small objects, in order. Results are the same in both modes: the worker runs the same code
+// on the same samples in the same order.
+import { Worker } from 'node:worker_threads'
+import { PipelineError } from '../core/errors.ts'
+import { createQrsDetector } from '../dsp/qrs-detector.ts'
+import { createBeatClassifier, type ClassifiedBeat } from '../dsp/beat-classifier.ts'
+
+export interface BeatEngineOptions {
+  fs: number
+  refractoryMs: number
+}
+
+export interface BeatEngine {
+  /** Feeds one lead's samples from absolute sample `at`; resolves with the beats labelled by then. */
+  push(x: Float32Array, at: number): Promise<ClassifiedBeat[]>
+  /** Ends the stream; resolves with the remaining beats. */
+  finish(): Promise<ClassifiedBeat[]>
+  /** Releases the worker, if any (idempotent). */
+  close(): Promise<void>
+}
+
+/** The synchronous core, shared by both modes. */
+export function createBeatCore(o: BeatEngineOptions) {
+  const det = createQrsDetector({ fs: o.fs, refractoryMs: o.refractoryMs })
+  const cls = createBeatClassifier({ fs: o.fs })
+  const found = (beats: number[]): ClassifiedBeat[] => {
+    const out: ClassifiedBeat[] = []
+    for (const s of beats) for (const b of cls.beat(s)) out.push(b)
+    return out
+  }
+  return {
+    push(x: Float32Array, at: number): ClassifiedBeat[] {
+      cls.push(x, at)
+      return found(det.push(x, at))
+    },
+    finish(): ClassifiedBeat[] {
+      const out = found(det.finish())
+      for (const b of cls.finish()) out.push(b)
+      return out
+    },
+  }
+}
+
+/** Runs in this thread. */
+export function createLocalBeatEngine(o: BeatEngineOptions): BeatEngine {
+  const core = createBeatCore(o)
+  return {
+    push: async (x, at) => core.push(x, at),
+    finish: async () => core.finish(),
+    close: async () => undefined,
+  }
+}
+
+// The bundle (dist/cli.mjs) has dist/detect-worker.mjs beside it; the sources start the worker
+// through a bootstrap that registers tsx in the worker thread first.
+const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./detect-worker-boot.mjs', import.meta.url) : new URL('./detect-worker.mjs', import.meta.url)
+
+/** Runs in a worker thread; requests are answered in order. */
+export function createWorkerBeatEngine(o: BeatEngineOptions): BeatEngine {
+  const worker = new Worker(WORKER_URL, { workerData: o })
+  const waiting: { resolve: (b: ClassifiedBeat[]) => void; reject: (e: unknown) => void }[] = []
+  let failure: unknown = null
+  let closed = false
+  const fail = (err: unknown) => {
+    failure ??= err
+    for (const w of waiting.splice(0)) w.reject(failure)
+  }
+  worker.on('message', (m: { beats?: ClassifiedBeat[]; error?: { message: string; stack?: string } }) => {
+    if (m.error) fail(new PipelineError('E_INTERNAL', `detect worker: ${m.error.message}`, {}, { cause: Object.assign(new Error(m.error.message), { stack: m.error.stack }) }))
+    else waiting.shift()?.resolve(m.beats!)
+  })
+  worker.on('error', fail)
+  worker.on('exit', (code) => {
+    if (!closed) fail(new PipelineError('E_INTERNAL', `the detect worker thread exited (code ${code}) with ${waiting.length} blocks unanswered`))
+  })
+  const ask = (message: object, transfer: ArrayBuffer[] = []) =>
+    new Promise<ClassifiedBeat[]>((resolve, reject) => {
+      if (failure) return reject(failure)
+      waiting.push({ resolve, reject })
+      worker.postMessage(message, transfer)
+    })
+  return {
+    push(x, at) {
+      const copy = x.slice()
+      return ask({ t: 'push', x: copy, at }, [copy.buffer as ArrayBuffer])
+    },
+    finish: () => ask({ t: 'finish' }),
+    async close() {
+      if (closed) return
+      closed = true
+      await worker.terminate()
+    },
+  }
+}
