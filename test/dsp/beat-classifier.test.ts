@@ -1,6 +1,7 @@
 // Unit tests of the streaming beat classifier on synthetic rhythms (normal beats, a premature
 // wide beat with a compensatory pause, a premature narrow beat, invalid and flat stretches, gaps),
-// at several sampling rates and blockings; then accuracy floors on the ../shared records, scored
+// at several sampling rates and blockings; the fast window, match and template blend against
+// their plain definitions, bit for bit; then accuracy floors on the ../shared records, scored
 // with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
