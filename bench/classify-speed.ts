@@ -5,12 +5,14 @@
 // alternating order, each call timed on its own. Both see the same samples and beats under the
 // same machine load, so their ratio holds even when the shared machine is busy (the old version's
 // garbage is also collected during the new one's calls: --before none gives the new one's own
-// time); their outputs (sample, label, RR, span, correlation) are compared beat by beat. Records: MIT-BIH 100, 101,
-// 102, 208 (360 Hz, 30 min), the 23 h Icentia11k recording (20 segments as one record, 250 Hz)
-// and the tiled 24 h EDF+ file (record 100 at 360 Hz, bench/build-tiled-edf.ts), on the raw and
-// the cleaned signal. Each figure is the median of the runs.
+// time); their outputs (sample, label, RR, span, correlation) are compared beat by beat.
+// Records: MIT-BIH 100, 101, 102, 208 (360 Hz, 30 min), the 23 h Icentia11k recording (20
+// segments as one record, 250 Hz) and the tiled 24 h EDF+ file (record 100 at 360 Hz,
+// bench/build-tiled-edf.ts), on the raw and the cleaned signal. Each figure is the median of
+// the runs.
 //
-//   npx tsx bench/classify-speed.ts [--before <rev>|none] [--runs 3] [--signal raw|clean|both] [--no-24h]
+//   npx tsx bench/classify-speed.ts [--before <rev>|none] [--runs 3] [--signal raw|clean|both]
+//                                   [--no-24h]
 //   (writes bench/results/classify-speed.md, keeping its hand-written part from "## Notes" on;
 //   --before defaults to the last commit before the speed work)
 import { execFileSync } from 'node:child_process'
@@ -208,7 +210,7 @@ try {
   const old = await readFile(out, 'utf8').catch(() => '')
   const notes = old.indexOf('\n## Notes')
   await mkdir(path.dirname(out), { recursive: true })
-  await writeFile(out, notes < 0 ? md : md + old.slice(notes + 1))
+  await writeFile(out, notes < 0 ? md : md + '\n' + old.slice(notes + 1))
 } finally {
   await rm(tmp, { recursive: true, force: true })
 }
