@@ -1,13 +1,15 @@
 // `detect` (issue 3): the streaming QRS detector (src/dsp/qrs-detector.ts) and beat classifier
 // (src/dsp/beat-classifier.ts) on one lead, emitting `beat` items tagged source "detector" with
 // an AAMI label (N, S, V, F, Q), the RR interval before the beat and the classifier's features.
-// Works on raw or cleaned blocks. Each block is followed by the beats confirmed while it was
-// processed (about one beat behind, as the classifier waits for the next beat).
-// The stage holds one block: it hands block k to the beat engine, then yields block k-1 with
-// its beats. With `thread` the engine runs in a worker thread (beat-engine.ts), so finding the
-// beats of one block overlaps with reading and cleaning the next; the items and their order are
-// the same either way. `thread: auto` uses a worker for records of an hour or more when the
-// machine has a second core (a worker costs ~50 ms to start).
+// Works on raw or cleaned blocks.
+// The stream is cut into chunks of at least 10 s of signal (upstream blocks can be tiny: `clean`
+// cuts its output at every annotation); a chunk's items pass unchanged, followed by the beats
+// confirmed while its samples were processed (so a beat always comes after the block holding
+// it, about one beat late since the classifier waits for the next beat). With `thread` the
+// beat engine runs in a worker thread (beat-engine.ts) and up to DEPTH chunks are in flight, so
+// finding beats overlaps with reading and cleaning on the main thread; the items and their
+// order are the same either way. `thread: auto` uses a worker for records of an hour or more
+// when the machine has a second core (a worker costs ~50 ms to start).
 // At a gap (EDF+D) the detector's filters restart: the samples after it are fed as if 10 s
 // later, so no beat pairs across the gap, and beat times add the gap's duration.
 import { availableParallelism } from 'node:os'
@@ -40,11 +42,33 @@ interface Segment {
   gapMs: number // gap time before this segment
 }
 
-/** A block handed to the engine, waiting for its beats, with the items that came after it. */
-interface Held {
-  block: SampleBlock
+// Signal per chunk, and chunks handed to a worker before the oldest one's beats are awaited.
+const CHUNK_SEC = 10
+const DEPTH = 4
+
+/** Items gathered for the engine: their samples (one lead, contiguous) and everything in order. */
+interface Chunk {
+  items: Item[]
+  parts: Float32Array[]
+  samples: number
+  at: number // detector sample of the first part
+}
+
+/** A chunk whose samples are with the engine, waiting for its beats. */
+interface InFlight {
+  items: Item[]
   beats: Promise<ClassifiedBeat[]>
-  after: Item[]
+}
+
+function joined(parts: Float32Array[], n: number): Float32Array {
+  if (parts.length === 1) return parts[0]
+  const x = new Float32Array(n)
+  let o = 0
+  for (const p of parts) {
+    x.set(p, o)
+    o += p.length
+  }
+  return x
 }
 
 export default defineStage<DetectOptions>({
@@ -54,7 +78,8 @@ export default defineStage<DetectOptions>({
   async *transform(source, ctx) {
     const o = ctx.options
     let engine: BeatEngine | null = null
-    let held: Held | null = null
+    let chunk: Chunk | null = null
+    const flight: InFlight[] = []
     let fs = 0
     let lead = -1
     let label = ''
@@ -75,24 +100,32 @@ export default defineStage<DetectOptions>({
         label: beatLabel, lead: label, ...features,
       }
     }
-    // The held block, its beats, then what came after it.
-    async function* release(): AsyncGenerator<Item> {
-      if (!held) return
-      const h: Held = held
-      held = null
-      const beats = await h.beats
-      yield h.block
+    // The oldest chunk in flight: its items, then its beats.
+    async function* land(): AsyncGenerator<Item> {
+      const f = flight.shift()!
+      const beats = await f.beats
+      yield* f.items
       for (const b of beats) yield toItem(b)
-      yield* h.after
+    }
+    // Hands the open chunk to the engine; lands chunks while more than `depth` are in flight.
+    async function* send(depth: number): AsyncGenerator<Item> {
+      if (chunk) {
+        const beats = chunk.samples > 0 && engine ? engine.push(joined(chunk.parts, chunk.samples), chunk.at) : Promise.resolve([])
+        beats.catch(() => undefined) // awaited in land(); a failure must not count as unhandled before then
+        flight.push({ items: chunk.items, beats })
+        chunk = null
+      }
+      while (flight.length > depth) yield* land()
     }
     async function* finish(): AsyncGenerator<Item> {
-      yield* release()
+      yield* send(0)
       if (!engine) return
       const beats = await engine.finish()
       for (const b of beats) yield toItem(b)
       await engine.close()
       engine = null
     }
+    const open = (): Chunk => (chunk ??= { items: [], parts: [], samples: 0, at: -1 })
     const pickLead = (block: SampleBlock): number => {
       const i = typeof o.lead === 'number' ? o.lead : block.labels.indexOf(o.lead)
       if (i < 0 || i >= block.leads.length) {
@@ -106,6 +139,8 @@ export default defineStage<DetectOptions>({
       for await (const item of source as AsyncIterable<Item>) {
         if (item.kind === 'recording') durationSec = (item as RecordingItem).durationSec
         if (item.kind === 'gap') {
+          // The samples before the gap go as one chunk; the detector sees a jump after it.
+          yield* send(DEPTH)
           gapMs += (item as GapItem).endMs - (item as GapItem).startMs
           if (next >= 0) {
             offset += Math.round(GAP_PAD_SEC * fs)
@@ -113,8 +148,7 @@ export default defineStage<DetectOptions>({
           }
         }
         if (item.kind !== 'block') {
-          if (held) held.after.push(item)
-          else yield item
+          open().items.push(item)
           continue
         }
         const block = item as SampleBlock
@@ -129,11 +163,16 @@ export default defineStage<DetectOptions>({
           engine = (useThread() ? createWorkerBeatEngine : createLocalBeatEngine)({ fs, refractoryMs: o.refractoryMs })
         }
         const x = block.leads[lead]
-        const beats = engine.push(x, block.startSample + offset)
-        beats.catch(() => undefined) // awaited in release(); a failure must not count as unhandled before then
-        yield* release()
-        held = { block, beats, after: [] }
+        // A jump in sample numbers (no gap item) must reach the detector as a jump, not be joined.
+        const cur = chunk as Chunk | null // set and cleared by the helpers above, out of TypeScript's sight
+        if (cur && cur.samples > 0 && block.startSample + offset !== cur.at + cur.samples) yield* send(DEPTH)
+        const c = open()
+        if (c.at < 0) c.at = block.startSample + offset
+        c.items.push(block)
+        c.parts.push(x)
+        c.samples += x.length
         next = block.startSample + x.length
+        if (c.samples >= CHUNK_SEC * fs) yield* send(DEPTH)
       }
       yield* finish()
     } finally {
