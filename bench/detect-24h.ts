@@ -1,7 +1,7 @@
 // The signal-stage benchmark of issue 3: `pipeline run` with read -> clean -> detect -> summarize
 // on lead 0 of the tiled 24 h and 1 h EDF+ files (build-tiled-edf.ts; record 100, 360 Hz) and on
-// the 23 h Icentia11k recording (20 WFDB segments of ../shared, 250 Hz, as 20 records of one
-// dataset, one at a time), plus the 24 h file through read alone and read -> clean, to show
+// the 23 h Icentia11k recording (its 20 WFDB segments in ../shared, 250 Hz, as one record of 20
+// parts), plus the 24 h file through read alone and read -> clean, to show
 // where the time goes, and MNE's preload read of the 24 h file side by side (the first step of
 // the reference preprocessing, whose whole is 10.4 s in ../shared/docs/anchors.md: MNE read
 // 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s + overhead). Each case is a child
@@ -41,12 +41,12 @@ interface Case {
   mne?: string
 }
 
-/** Writes a dataset file for `records` (paths relative to bench/data) and the stages of `mode`. */
-async function dataset(name: string, records: string[], mode: keyof typeof STAGES): Promise<string> {
+/** Writes a dataset file for one record of `parts` (paths relative to bench/data) and the stages of `mode`. */
+async function dataset(name: string, parts: string[], mode: keyof typeof STAGES): Promise<string> {
   const file = path.join(DATA_DIR, `detect-${name}.yaml`)
   const lines = [
     `# written by bench/detect-24h.ts`, `name: detect-${name}`, 'concurrency: {records: 1}', 'records:',
-    ...records.map((r) => `  - {path: ${JSON.stringify(r)}, leads: [0]}`),
+    `  - {id: ${name}, path: ${JSON.stringify(parts.length === 1 ? parts[0] : parts)}, leads: [0]}`,
     'stages:', ...STAGES[mode], 'output:', '  exclude: [block, annotation]',
   ]
   await writeFile(file, lines.join('\n') + '\n')
@@ -71,7 +71,7 @@ const cases: Case[] = [
   { name: '1h-full', what: '1 h file: read -> clean -> detect -> summarize', hours: 1, yaml: await dataset('1h-full', [path.basename(h1.file)], 'full') },
 ]
 const segments = Array.from({ length: 20 }, (_, i) => path.relative(DATA_DIR, path.join(ICENTIA, `p00000_s${String(i).padStart(2, '0')}`)))
-cases.push({ name: 'icentia-full', what: 'Icentia11k p00000, 20 segments (23.3 h, 250 Hz): read -> clean -> detect -> summarize', hours: 23.3, yaml: await dataset('icentia-full', segments, 'full') })
+cases.push({ name: 'icentia-full', what: 'Icentia11k p00000, 20 segments as one record (23.3 h, 250 Hz): read -> clean -> detect -> summarize', hours: 23.3, yaml: await dataset('icentia-full', segments, 'full') })
 const mne = mneVersion()
 if (mne) cases.push({ name: 'mne-24h', what: `MNE ${mne} read_raw_edf(preload=True), 24 h file`, hours: 24, mne: h24.file })
 else log('MNE not found (apt-get install -y python3-mne, or set MNE_PYTHON): no side-by-side read')
