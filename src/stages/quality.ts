@@ -18,6 +18,7 @@ const schema = z.strictObject({
   flatMv: z.number().nonnegative().default(D.flatMv),
   saturationMs: z.number().positive().default(D.saturationMs),
   noiseKurtosis: z.number().nonnegative().default(D.noiseKurtosis),
+  rhythmCorr: z.number().min(0).max(1).default(D.rhythmCorr),
   invalidPct: z.number().min(0).max(100).default(D.invalidPct),
   flatPct: z.number().min(0).max(100).default(D.flatPct),
   saturatedPct: z.number().min(0).max(100).default(D.saturatedPct),
@@ -27,7 +28,7 @@ export type QualityOptions = z.infer<typeof schema>
 
 export default defineStage<QualityOptions>({
   name: 'quality',
-  version: 1,
+  version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const { window, ...thresholds } = ctx.options

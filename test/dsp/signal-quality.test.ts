@@ -29,6 +29,31 @@ describe('assessWindow', () => {
     expect(assessWindow(pause, fs).flags).toEqual([])
   })
 
+  it('does not call ventricular tachycardia or flutter noise: regular wide complexes have a Gaussian slope but repeat', () => {
+    const fs = 250
+    // Wide (80 ms) complexes at 180 and 200 bpm with a T wave, and a 4 Hz sine (flutter).
+    const vt = (bpm: number) => Float32Array.from({ length: 10 * fs }, (_, i) => {
+      const period = 60 / bpm
+      const phase = (i / fs) % period
+      return (phase < 0.16 ? 1.5 * Math.sin((Math.PI * phase) / 0.16) : 0) - 0.4 * Math.exp(-(((phase - 0.6 * period) / 0.06) ** 2))
+    })
+    const flutter = Float32Array.from({ length: 10 * fs }, (_, i) => Math.sin((2 * Math.PI * 4 * i) / fs))
+    for (const x of [vt(180), vt(200), flutter]) {
+      const q = assessWindow(x, fs)
+      expect(q.slopeKurtosis!).toBeLessThan(5) // noise-like by kurtosis alone...
+      expect(q.flags).toEqual([]) // ...but periodic
+      expect(assessWindow(x, fs, { rhythmCorr: 1.01 }).flags).toEqual(['noisy'])
+    }
+  })
+
+  it('keeps a 6 s pause on a quiet baseline (3 uV of noise) as signal, not a lead off', () => {
+    const fs = 250
+    const x = ecg(fs, 10)
+    const g = gaussian(11)
+    for (let i = 2 * fs; i < 8 * fs; i++) x[i] = 0.003 * g()
+    expect(assessWindow(x, fs).flags).toEqual([])
+  })
+
   it('flags a lead-off flat line by the share of flat seconds', () => {
     const fs = 360
     const x = ecg(fs, 10)
