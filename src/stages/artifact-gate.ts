@@ -5,8 +5,9 @@
 // stage upstream, a gap, or a tail under 1 s): those count as clean.
 // Which leads matter: a detector beat is an artifact when its own lead is flagged; a reference
 // beat (annotators read every lead) only when all leads are flagged. A clean beat that follows a
-// flagged window with no beat in it (a lead off for 20 s) is marked `afterArtifact`, so no
-// interval is measured across the artifact either.
+// flagged window with no beat in it (a lead off for 20 s) is marked `afterArtifact`, and one that
+// follows an EDF+D gap `afterGap`, so no interval is measured across either.
+// Breaks are placed by sample, not by arrival: beats before a gap may reach this stage after it.
 import type { BeatItem, QualityItem } from '../core/items.ts'
 
 export interface GatedBeat {
@@ -14,10 +15,14 @@ export interface GatedBeat {
   artifact: boolean
   /** A flagged window lies between this beat and the previous one of its source. */
   afterArtifact: boolean
+  /** A gap in the signal lies between this beat and the previous one of its source. */
+  afterGap: boolean
 }
 
 export interface ArtifactGate {
   quality(q: QualityItem): GatedBeat[]
+  /** A gap in the signal before sample `atSample`. */
+  gap(atSample: number): void
   beat(b: BeatItem): GatedBeat[]
   /** The stream has reached sample `end` at sampling rate fs. */
   position(end: number, fs: number): GatedBeat[]
@@ -27,6 +32,7 @@ export interface ArtifactGate {
 /** A gate holding beats at most `holdSec` of stream behind. */
 export function createArtifactGate(holdSec = 120): ArtifactGate {
   const windows: QualityItem[] = []
+  let breaks: number[] = [] // gap positions, in order
   let held: BeatItem[] = []
   let pos = 0
   let hold = Infinity // samples; known from the first block
@@ -43,7 +49,9 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
   const flaggedBetween = (b: BeatItem, from: number): boolean =>
     from >= 0 && windows.some((w) => w.startSample > from && w.endSample <= b.sample && isArtifact(b, w))
   const emit = (out: GatedBeat[], b: BeatItem, artifact: boolean) => {
-    out.push({ beat: b, artifact, afterArtifact: !artifact && flaggedBetween(b, last[b.source]) })
+    const from = last[b.source]
+    const afterGap = from >= 0 && breaks.some((g) => g > from && g <= b.sample)
+    out.push({ beat: b, artifact, afterArtifact: !artifact && flaggedBetween(b, from), afterGap })
     last[b.source] = b.sample
   }
   const release = (all = false): GatedBeat[] => {
@@ -59,6 +67,7 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
     held = k === held.length ? [] : held.slice(k)
     // Windows far behind the stream can no longer cover a beat that is still to come.
     while (windows.length > 1 && windows[0].endSample < pos - 2 * hold) windows.shift()
+    if (breaks.length && breaks[0] < pos - 2 * hold) breaks = breaks.filter((g) => g >= pos - 2 * hold)
     return out
   }
 
@@ -66,6 +75,9 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
     quality(q) {
       windows.push(q)
       return release()
+    },
+    gap(atSample) {
+      breaks.push(atSample)
     },
     beat(b) {
       held.push(b)

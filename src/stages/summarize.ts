@@ -8,7 +8,7 @@
 // (counted as excludedBeats; no interval spans them) and the flagged time is reported per lead;
 // see artifact-gate.ts for which lead counts.
 import { defineStage } from '../core/stage.ts'
-import type { BeatItem, Item, QualityItem, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
+import type { BeatItem, GapItem, Item, QualityItem, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
 import { createRecordSummary } from '../dsp/record-summary.ts'
 import { createArtifactGate, type GatedBeat } from './artifact-gate.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
@@ -42,13 +42,11 @@ export default defineStage<SummarizeOptions>({
     let durationSec = 0
     let signalSec = 0
     const add = (gated: GatedBeat[]) => {
-      for (const { beat: b, artifact, afterArtifact } of gated) {
+      for (const { beat: b, artifact, afterArtifact, afterGap } of gated) {
         const t = trackers[b.source]
-        if (!o.excludeArtifacts) t.addBeat(b.label, b.timeMs)
-        else {
-          if (afterArtifact) t.interrupt(b.timeMs)
-          t.addBeat(b.label, b.timeMs, artifact)
-        }
+        // Across a gap there is no signal, so never an interval; across an artifact, by choice.
+        if (afterGap || (afterArtifact && o.excludeArtifacts)) t.interrupt(b.timeMs)
+        t.addBeat(b.label, b.timeMs, artifact && o.excludeArtifacts)
       }
     }
     for await (const item of source as AsyncIterable<Item>) {
@@ -70,6 +68,8 @@ export default defineStage<SummarizeOptions>({
           flagged.set(l.label, f)
         }
         add(gate.quality(q))
+      } else if (item.kind === 'gap') {
+        gate.gap((item as GapItem).atSample)
       } else if (item.kind === 'recording') {
         durationSec = (item as RecordingItem).durationSec
       } else if (item.kind === 'block') {

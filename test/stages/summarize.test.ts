@@ -36,6 +36,14 @@ describe('artifact gate', () => {
     expect(out.map((g) => [g.beat.sample, g.artifact, g.afterArtifact])).toEqual([[900, false, false], [2100, false, true], [2200, false, false], [2300, false, false]])
   })
 
+  it('marks the first beat after a gap, placed by sample even when the gap item comes before earlier beats', () => {
+    const gate = createArtifactGate()
+    gate.position(1500, fs)
+    gate.gap(1000)
+    const out = [...gate.beat(beat(900)), ...gate.beat(beat(1100)), ...gate.beat(beat(1200)), ...gate.finish()]
+    expect(out.map((g) => [g.beat.sample, g.afterGap])).toEqual([[900, false], [1100, true], [1200, false]])
+  })
+
   it('lets beats through as clean when no window comes within the hold, or when they fall between windows', () => {
     const gate = createArtifactGate(10)
     expect(gate.beat(beat(100))).toEqual([])
@@ -86,6 +94,22 @@ describe('summarize stage', () => {
     const s = summaryOf((await runStage(summarize, [rhythm, ...input()])).items)
     expect(s.source).toBe('detector')
     expect(s.rhythms).toEqual([{ rhythm: 'AFIB', episodes: 1, totalMs: 30_000, firstStartsMs: [0] }])
+  })
+
+  it('measures no interval across an EDF+D gap (a 30 s gap is not a pause), with or without artifact exclusion', async () => {
+    // 60 bpm for 30 s, a 30 s gap, 60 bpm for 30 s; sample numbers run on, times jump.
+    const items: Item[] = [block(0, 3000)]
+    for (let s = 50; s < 3000; s += 100) items.push(beat(s))
+    items.push({ kind: 'gap', recordId: 'rec', startMs: 30_000, endMs: 60_000, atSample: 3000 } as Item, block(3000, 3000))
+    for (let s = 3050; s < 6000; s += 100) items.push({ ...beat(s), timeMs: s * 10 + 30_000 })
+    for (const excludeArtifacts of [true, false]) {
+      const s = summaryOf((await runStage(summarize, items, { options: { excludeArtifacts } })).items)
+      expect(s.totalBeats).toBe(60)
+      expect(s.hr.pauses.count).toBe(0)
+      expect(s.hr.nnIntervals).toBe(58)
+      expect(s.hr.minHr.bpm).toBe(60)
+      expect(s.hr.slowestBeat.rrMs).toBe(1000)
+    }
   })
 
   it('has no quality section without a quality stage, and passes every item through in order', async () => {
