@@ -20,7 +20,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 // A reader that stops early (\`pipeline beats rec | head\`) is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0)
-  throw err
+  process.stderr.write(`error: E_IO: cannot write to standard output: ${err.message}\n`)
+  process.exit(ERROR_CODES.E_IO)
 })
 
 const verbose = process.argv.includes('--verbose')
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
     async (a) => set(await (await import('./commands/convert.ts')).convertCommand(a.input, a.output, { annotator: a.annotator || false, clean: a.clean, powerlineHz: a.powerline, signal: controller.signal, err: process.stderr })))
     .command('beats <recording..>', 'detect and classify the beats of one recording (NDJSON, one beat per line); --score compares them with its reference annotations', (y) => y
       .positional('recording', { type: 'string', array: true, demandOption: true, describe: 'EDF/EDF+ file, or WFDB record by .hea or base path; several: the consecutive parts of one recording' })
-      .option('lead', { type: 'string', default: '0', describe: 'lead to detect on: index or label' })
+      .option('lead', { type: 'string', describe: 'lead to detect on: index or label (default: the first ECG-like signal)' })
       .option('out', { type: 'string', describe: 'write the beats to this file (default: stdout)' })
       .option('score', { type: 'boolean', describe: 'print beat-by-beat statistics against the reference annotations (like WFDB bxb)' })
       .option('clean', { type: 'boolean', describe: 'detect on the cleaned signal (the clean stage) instead of the raw one' })

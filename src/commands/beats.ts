@@ -10,6 +10,7 @@
 // itself streams.
 import path from 'node:path'
 import { once } from 'node:events'
+import { stat } from 'node:fs/promises'
 import { guessFormat } from '../core/config.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, BeatItem, Item, QualityItem, RecordingItem } from '../core/items.ts'
@@ -27,8 +28,8 @@ import quality from '../stages/quality.ts'
 import read from '../stages/read.ts'
 
 export interface BeatsOptions {
-  /** Lead index or label (default 0). */
-  lead?: string | number
+  /** Lead index or label (default: the first ECG-like signal); an array means --lead was repeated. */
+  lead?: string | number | (string | number)[]
   out?: string
   score?: boolean
   clean?: boolean
@@ -51,11 +52,14 @@ function beatLine(b: BeatItem): string {
 
 /** Detects (and scores) the beats of one recording (several paths: its parts); resolves with the exit code. */
 export async function beatsCommand(recording: string | string[], opts: BeatsOptions): Promise<number> {
-  const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead ?? 0
+  if (Array.isArray(opts.lead)) throw new PipelineError('E_USAGE', `--lead was given ${opts.lead.length} times; beats are detected on one lead: give --lead once`)
+  // Without --lead the reader picks the ECG-like signals (as in a dataset) and detect takes the first.
+  const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead
+  await checkOut(opts.out)
   const files = (Array.isArray(recording) ? recording : [recording]).map((f) => path.resolve(f))
   const record: RecordSpec = {
     id: path.basename(files[0]).replace(/\.(hea|edf|bdf|rec)$/i, ''),
-    path: files[0], ...(files.length > 1 ? { parts: files } : {}), format: guessFormat(files[0]), leads: [lead],
+    path: files[0], ...(files.length > 1 ? { parts: files } : {}), format: guessFormat(files[0]), ...(lead === undefined ? {} : { leads: [lead] }),
     annotator: opts.annotator ?? 'atr', annotatorExplicit: false,
   }
   if (files.some((f) => guessFormat(f) !== record.format)) throw new PipelineError('E_USAGE', 'the parts of one recording must share a format (all EDF or all WFDB)', { file: files.find((f) => guessFormat(f) !== record.format) })
@@ -106,8 +110,9 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
   })
   if (opts.out) opts.err.write(`${beatsOut} beats written to ${opts.out}\n`)
   if (!opts.score) return 0
-  if (ref.samples.length === 0) {
-    throw new PipelineError('E_USAGE', `--score needs reference annotations, and ${files.join(', ')} has none (a WFDB .${record.annotator || 'atr'} file or EDF+ annotations); drop --score, or use --annotator to name another WFDB annotator`, { file: files[0] })
+  if (toBeatSeries(ref.samples, ref.symbols).samples.length === 0) {
+    const found = ref.samples.length ? `; its ${ref.samples.length} annotations (${[...new Set(ref.symbols)].slice(0, 8).map((x) => JSON.stringify(x)).join(', ')}) are not beat labels` : ''
+    throw new PipelineError('E_USAGE', `--score needs reference beat annotations, and ${files.join(', ')} has none${found} (a WFDB .${record.annotator || 'atr'} file or EDF+ annotations with MIT beat labels); drop --score, or use --annotator to name another WFDB annotator`, { file: files[0] })
   }
   opts.stdout.write(scoreReport(record.id, fs, ref, test, flagged))
   return 0
@@ -129,6 +134,16 @@ function scoreReport(id: string, fs: number, ref: { samples: number[]; symbols: 
     out.push(`Without the ${flagged.length} windows (${flaggedSec.toFixed(0)} s) flagged by the quality stage on this lead:\n${formatBxbStats(score.whole)}`)
   }
   return out.join('\n')
+}
+
+/** Refuses an --out that cannot be written before any work is done (a missing value, a folder, no parent folder). */
+async function checkOut(out: string | undefined): Promise<void> {
+  if (out === undefined) return
+  if (out === '') throw new PipelineError('E_USAGE', '--out needs a file name (or leave it out to write the beats to stdout)')
+  const st = await stat(out).catch(() => null)
+  if (st?.isDirectory()) throw new PipelineError('E_USAGE', `--out ${out} is a folder; give a file name such as ${path.join(out, 'beats.ndjson')}`, { file: out })
+  const dir = await stat(path.dirname(path.resolve(out))).catch(() => null)
+  if (!dir?.isDirectory()) throw new PipelineError('E_USAGE', `--out ${out}: the folder ${path.dirname(path.resolve(out))} does not exist; create it first`, { file: out })
 }
 
 /** The beats (sorted) outside the spans (sorted, [start, end) in samples). */

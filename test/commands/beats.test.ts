@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/child.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { ROOT, describeShared, sharedPath } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const sample = (rel: string) => path.join(ROOT, 'samples', rel)
@@ -83,11 +83,23 @@ describe('pipeline beats', () => {
     expect(r.stdout).toMatch(/Without the \d+ windows \(\d+ s\) flagged by the quality stage on this lead:/)
   }, 30_000)
 
+  it('refuses a repeated --lead and an --out that is a folder or has no folder, before reading anything', async () => {
+    const twice = await runCli(['beats', sample('mitdb/100'), '--lead', '0', '--lead', '1'])
+    expect(twice.code).toBe(2)
+    expect(twice.stderr).toContain('--lead was given 2 times')
+    const folder = await runCli(['beats', sample('mitdb/100'), '--out', dir])
+    expect(folder.code).toBe(2)
+    expect(folder.stderr).toContain('is a folder; give a file name such as')
+    const noParent = await runCli(['beats', sample('mitdb/100'), '--out', path.join(dir, 'nope', 'b.ndjson')])
+    expect(noParent.code).toBe(2)
+    expect(noParent.stderr).toMatch(/the folder .*nope does not exist; create it first/)
+  }, 30_000)
+
   it('fails clearly: --score without reference annotations, a lead that is not there, a missing file', async () => {
     for (const ext of ['hea', 'dat']) copyFileSync(sample(`mitdb/100.${ext}`), path.join(dir, `100.${ext}`))
     const noRef = await runCli(['beats', path.join(dir, '100'), '--score'])
     expect(noRef.code).toBe(2)
-    expect(noRef.stderr).toMatch(/--score needs reference annotations, and .*100 has none/)
+    expect(noRef.stderr).toMatch(/--score needs reference beat annotations, and .*100 has none/)
     const badLead = await runCli(['beats', sample('mitdb/100'), '--lead', 'V9'])
     expect(badLead.code).toBe(17)
     expect(badLead.stderr).toMatch(/the signals are: 0 "MLII", 1 "V5"; pass --lead/)
@@ -95,4 +107,19 @@ describe('pipeline beats', () => {
     expect(missing.code).toBe(10)
     expect(missing.stderr).toContain('nope.edf')
   }, 30_000)
+})
+
+describeShared('pipeline beats on recordings whose first signal is not ECG', () => {
+  it('detects on the ECG signal the reader picks, not on signal 0 (EEG), and refuses to score against non-beat annotations', async () => {
+    const file = sharedPath('data/edf/Subject00_1.edf')
+    const auto = await runCli(['beats', file])
+    const named = await runCli(['beats', file, '--lead', 'ECG ECG'])
+    expect(auto.code).toBe(0)
+    expect(auto.stdout).toBe(named.stdout)
+    const eeg = await runCli(['beats', file, '--lead', '0'])
+    expect(eeg.stdout).not.toBe(auto.stdout)
+    const score = await runCli(['beats', file, '--score'])
+    expect(score.code).toBe(2)
+    expect(score.stderr).toMatch(/--score needs reference beat annotations, and .*Subject00_1.edf has none; its 1 annotations \(.*\) are not beat labels/)
+  }, 60_000)
 })
