@@ -101,7 +101,12 @@ export default defineStage<AnnotateOptions>({
           seenRecording = true
           const rec = item as RecordingItem
           fs = rec.fs
-          const found = await findSidecar(ctx.options.sidecar, recordingPath(rec.file, ctx.record))
+          // A sidecar is one file for one recording file: for a record of several parts it would
+          // cover part 0 only and hide the other parts' annotations, so it is not looked for.
+          if (ctx.record.parts && ctx.options.sidecar !== 'none' && ctx.options.sidecar !== 'auto') {
+            throw new PipelineError('E_CONFIG_VALUE', `annotate option sidecar "${ctx.options.sidecar}": record ${ctx.recordId} is made of ${ctx.record.parts.length} parts and a sidecar covers one file; use sidecar: none (each part's embedded annotations are read)`, { field: 'sidecar' })
+          }
+          const found = ctx.record.parts ? null : await findSidecar(ctx.options.sidecar, recordingPath(rec.file, ctx.record))
           if (found) {
             sidecar = { file: found.file, rows: readSidecarRows(found.file, ctx.signal), next: null, lastSample: 0 }
             if (found.others.length) ctx.warn('W_SIDECAR_AMBIGUOUS', `reference annotations are read from ${found.file}; ${found.others.join(', ')} beside it ${found.others.length > 1 ? 'are' : 'is'} ignored (name one with the annotate option sidecar)`)

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import annotate, { rhythmOf } from '../../src/stages/annotate.ts'
@@ -225,6 +225,22 @@ describe('annotate stage: sidecar for the bundled WFDB record 100', () => {
       expect(rhythms(items).map((r) => [r.rhythm, r.startSample, r.endSample])).toEqual([['N', 18, 650000]])
       expect(placed(items).every(Boolean)).toBe(true)
     }
+  })
+
+  it('a record of several parts takes each part\'s embedded annotations: no sidecar (auto), an explicit one refused', async () => {
+    // Record 100 twice, with a sidecar beside it that auto would take for a one-file record.
+    const copy = path.join(dir, 'parts')
+    mkdirSync(copy)
+    for (const ext of ['hea', 'dat', 'atr']) copyFileSync(path.join(ROOT, `samples/mitdb/100.${ext}`), path.join(copy, `100.${ext}`))
+    writeFileSync(path.join(copy, '100.annotations.csv'), 'sample,symbol\n77,V\n')
+    const parts = [path.join(copy, '100'), path.join(copy, '100')]
+    const multi = recordSpec(parts[0], { parts })
+    const { items: read } = await readRecord(multi)
+    const auto = (await runStage(annotate, read, { record: multi })).items
+    expect(beats(auto)).toHaveLength(2 * 2273)
+    expect(beats(auto)[2273].sample).toBe(650_000 + 77)
+    const err = await runStage(annotate, read, { record: multi, options: { sidecar: path.join(dir, 'edited.csv') } }).then(() => null, (e: unknown) => e)
+    expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('is made of 2 parts and a sidecar covers one file; use sidecar: none') })
   })
 
   it('the sidecar, not the .atr, is the reference: an edited label shows', async () => {
