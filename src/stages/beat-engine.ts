@@ -46,12 +46,25 @@ export function createBeatCore(o: BeatEngineOptions) {
   }
 }
 
+/** An error of the detector or classifier, the same in both modes. */
+function engineError(err: unknown): PipelineError {
+  const e = err as Error
+  return new PipelineError('E_INTERNAL', `detect: ${e?.message ?? String(err)}`, {}, { cause: err })
+}
+
 /** Runs in this thread. */
 export function createLocalBeatEngine(o: BeatEngineOptions): BeatEngine {
   const core = createBeatCore(o)
+  const guard = <T>(f: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(f())
+    } catch (err) {
+      return Promise.reject(engineError(err))
+    }
+  }
   return {
-    push: async (x, at) => core.push(x, at),
-    finish: async () => core.finish(),
+    push: (x, at) => guard(() => core.push(x, at)),
+    finish: () => guard(() => core.finish()),
     close: async () => undefined,
   }
 }
@@ -71,7 +84,7 @@ export function createWorkerBeatEngine(o: BeatEngineOptions): BeatEngine {
     for (const w of waiting.splice(0)) w.reject(failure)
   }
   worker.on('message', (m: { beats?: ClassifiedBeat[]; error?: { message: string; stack?: string } }) => {
-    if (m.error) fail(new PipelineError('E_INTERNAL', `detect worker: ${m.error.message}`, {}, { cause: Object.assign(new Error(m.error.message), { stack: m.error.stack }) }))
+    if (m.error) fail(engineError(Object.assign(new Error(m.error.message), { stack: m.error.stack })))
     else waiting.shift()?.resolve(m.beats!)
   })
   worker.on('error', fail)

@@ -80,13 +80,15 @@ export default defineStage<SummarizeOptions>({
     }
     add(gate.finish())
     const chosen = o.source === 'auto' ? (seen.detector > 0 ? 'detector' : 'reference') : o.source
+    const stats = trackers[chosen].finish()
+    // Rhythm episodes come only from reference annotations, whichever beats are summarized.
+    const rhythms = chosen === 'reference' ? stats.rhythms : trackers.reference.finish().rhythms
     yield {
       kind: 'summary', recordId: ctx.recordId, source: chosen,
       durationSec: Math.round((signalSec || durationSec) * 1000) / 1000,
       settings: { tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseSec: o.pauseSec, avgBeats: o.avgBeats, excludeArtifacts: o.excludeArtifacts },
-      ...trackers[chosen].finish(),
-      // Rhythm episodes come only from reference annotations, whichever beats are summarized.
-      rhythms: trackers.reference.finish().rhythms,
+      ...stats,
+      rhythms,
       // Flagged windows per lead (counts per flag): only when a quality stage ran.
       ...(windows > 0 ? { quality: { windows, leads: Object.fromEntries(flagged) } } : {}),
     }
