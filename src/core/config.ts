@@ -45,7 +45,7 @@ function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | numbe
     const format = r.format ?? guessFormat(abs)
     const odd = all.findIndex((p) => (r.format ?? guessFormat(p)) !== format)
     if (odd > 0) {
-      throw new PipelineError('E_CONFIG_VALUE', `the parts of one record must share a format: part ${odd} (${path.basename(all[odd])}) is not ${format} like part 0`, { file, yamlPath: `records[${i}].path[${odd}]`, line: lineAt(['records', i, 'path', odd]) })
+      throw new PipelineError('E_CONFIG_VALUE', `the parts of one record must share a format: part ${odd} (${path.basename(all[odd])}) is not ${format} like part 0; list only EDF files or only WFDB records, or make them separate records`, { file, yamlPath: `records[${i}].path[${odd}]`, line: lineAt(['records', i, 'path', odd]) })
     }
     if (seen.has(id)) {
       throw new PipelineError('E_CONFIG_VALUE', `duplicate record id "${id}" (also records[${seen.get(id)}]); give one of them an explicit "id"`, { file, yamlPath: `records[${i}]` })
