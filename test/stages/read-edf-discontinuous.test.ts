@@ -132,3 +132,19 @@ describe('read stage: EDF+D', () => {
     expectNoBlockSpansAGap(items)
   })
 })
+
+describe('read: EDF+D parts of one record', () => {
+  it('offsets each part\'s gaps and annotations by the samples and time of the parts before it (gaps included)', async () => {
+    // Each part: 3 s of signal, a 5 s gap, 2 s of signal (5 s of samples, 10 s of time); a note at 9 s.
+    const part = writeEdfD('part.edf', [0, 1, 2, 8, 9], { 4: [note(9, 'N')] })
+    const { items } = await readRecord(recordSpec(part, { parts: [part, part] }))
+    expect(recordingOf(items)).toMatchObject({ parts: 2, totalSamples: 1000 })
+    expect(gapsOf(items).map((g) => [g.atSample, g.startMs, g.endMs])).toEqual([[300, 3000, 8000], [800, 13000, 18000]])
+    expect(annotationsOf(items).filter((a) => a.symbol === 'N').map((a) => [a.sample, a.timeMs])).toEqual([[400, 9000], [900, 19000]])
+    const blocks = blocksOf(items)
+    expect(blocks.reduce((n, b) => n + b.leads[0].length, 0)).toBe(1000)
+    // Part 2's first sample is part 1's first sample again (digital value = its own time in cs).
+    const second = blocks.find((b) => b.startSample === 500)!
+    expect(second.leads[0][0]).toBeCloseTo(0, 6)
+  })
+})
