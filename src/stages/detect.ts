@@ -45,6 +45,7 @@ interface Segment {
 // Signal per chunk, and chunks handed to a worker before the oldest one's beats are awaited.
 const CHUNK_SEC = 10
 const DEPTH = 4
+const SEGMENT_KEEP_SEC = 60
 
 /** Items gathered for the engine: their samples (one lead, contiguous) and everything in order. */
 interface Chunk {
@@ -109,6 +110,13 @@ export default defineStage<DetectOptions>({
     }
     // Hands the open chunk to the engine; lands chunks while more than `depth` are in flight.
     async function* send(depth: number): AsyncGenerator<Item> {
+      if (chunk && chunk.at >= 0) {
+        // No beat comes out more than a few seconds behind the samples fed (search-back, then the
+        // classifier's next beat): mappings a minute older than this chunk are done with, so a
+        // record with thousands of gaps and no beats (a dead lead) keeps only a few.
+        const floor = chunk.at - SEGMENT_KEEP_SEC * fs
+        while (segments.length > 1 && segments[1].detStart <= floor) segments.shift()
+      }
       if (chunk) {
         const beats = chunk.samples > 0 && engine ? engine.push(joined(chunk.parts, chunk.samples), chunk.at) : Promise.resolve([])
         beats.catch(() => undefined) // awaited in land(); a failure must not count as unhandled before then
