@@ -44,13 +44,37 @@ describe('clean stage', () => {
     expect(out.every((b) => b.leads.length === 2 && b.labels.join() === 'L0,L1' && b.fs === FS)).toBe(true)
     expect(joined(items, 0).length).toBe(sig[0].length)
     expect(joined(items, 1).length).toBe(sig[1].length)
-    // The annotation comes after exactly the 7200 samples of the blocks it followed.
-    const before = items.slice(0, items.indexOf(ann)).filter((i) => i.kind === 'block') as SampleBlock[]
-    expect(before.reduce((n, b) => n + b.leads[0].length, 0)).toBe(7200)
+    // The annotation (which arrived before input sample 7200) comes just before the output
+    // block holding sample 7200, not at a block boundary cut for it.
+    const at = items.indexOf(ann)
+    const next = items[at + 1] as SampleBlock
+    expect(next.kind).toBe('block')
+    expect(next.startSample).toBeLessThanOrEqual(7200)
+    expect(next.startSample + next.leads[0].length).toBeGreaterThan(7200)
+    expect(sampleBlocks(items).some((b) => b.startSample === 7200)).toBe(false)
     // The high-pass removed the offset and slow baseline; output is finite.
     const y = joined(items)
     expect(y.every(Number.isFinite)).toBe(true)
     expect(Math.abs(y.reduce((s, v) => s + v, 0) / y.length)).toBeLessThan(0.05)
+  })
+
+  it('cuts its output at a gap, and puts the gap item exactly between the samples before and after it', async () => {
+    const bs = blocks(sig, FS, 3600)
+    const gap = { kind: 'gap', recordId: 'rec', startMs: 20_000, endMs: 25_000, atSample: 7200 } as Item
+    const marks = [3000, 5000, 9000].map((sample) => ({ kind: 'beat', recordId: 'rec', source: 'reference', sample, label: 'N' }) as Item)
+    const input: Item[] = [marks[0], bs[0], marks[1], bs[1], gap, bs[2], marks[2], ...bs.slice(3)]
+    const { items } = await runStage(clean, input)
+    const g = items.indexOf(gap)
+    const before = items.slice(0, g).filter((i) => i.kind === 'block') as SampleBlock[]
+    expect(before.reduce((n, b) => n + b.leads[0].length, 0)).toBe(7200)
+    expect(items.slice(g).find((i): i is SampleBlock => i.kind === 'block')!.startSample).toBe(7200)
+    // Marks keep their order and each precedes the block that holds its position.
+    expect(items.filter((i) => i.kind === 'beat')).toEqual(marks)
+    for (const m of marks) {
+      const next = items.slice(items.indexOf(m)).find((i): i is SampleBlock => i.kind === 'block')!
+      expect(next.startSample + next.leads[0].length).toBeGreaterThan((m as { sample: number }).sample - 3600)
+    }
+    expect(sampleBlocks(items).length).toBeLessThanOrEqual(4)
   })
 
   it('gives bit-identical output for block sizes 1, 997 and 3600', async () => {
