@@ -138,6 +138,7 @@ export default defineStage<CleanOptions>({
     let inPos = 0 // next input sample index
     let outPos = 0 // next output sample index
     const pending: { at: number; item: Item }[] = []
+    let boundaries = 0 // pending items that are not marks
 
     const enqueue = (lead: number, parts: Float64Array[]) => {
       for (const p of parts) {
@@ -164,10 +165,12 @@ export default defineStage<CleanOptions>({
         const ready = outPos + (queued.length ? Math.min(...queued) : 0)
         // A block ends at the first item that is not a mark (the filters restart at a gap).
         let cap = Infinity
-        for (const p of pending) {
-          if (!MARKS.has(p.item.kind)) {
-            cap = p.at
-            break
+        if (boundaries > 0) {
+          for (const p of pending) {
+            if (!MARKS.has(p.item.kind)) {
+              cap = p.at
+              break
+            }
           }
         }
         const upTo = Math.min(ready, cap)
@@ -178,8 +181,11 @@ export default defineStage<CleanOptions>({
           outPos = upTo
           yield block
         }
-        if (pending.length && pending[0].at <= outPos) yield pending.shift()!.item
-        else return
+        if (pending.length && pending[0].at <= outPos) {
+          const item = pending.shift()!.item
+          if (!MARKS.has(item.kind)) boundaries--
+          yield item
+        } else return
       }
     }
     const flush = () => cleaners.forEach((c, l) => enqueue(l, [c.finish()]))
@@ -187,6 +193,7 @@ export default defineStage<CleanOptions>({
     for await (const item of source as AsyncIterable<Item>) {
       if (item.kind !== 'block') {
         if (item.kind === 'gap') flush()
+        if (!MARKS.has(item.kind)) boundaries++
         pending.push({ at: inPos, item })
         yield* drain()
         continue
