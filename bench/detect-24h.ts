@@ -32,6 +32,8 @@ const STAGES = {
   read: ['  - read'],
   clean: ['  - read', '  - clean'],
   full: ['  - read', '  - clean', '  - detect', '  - summarize'],
+  // The signal path alone: the 108,768 reference annotations are not read.
+  bare: ['  - {use: read, options: {annotations: false}}', '  - clean', '  - detect', '  - summarize'],
 }
 
 interface Case {
@@ -69,6 +71,7 @@ const cases: Case[] = [
   { name: '24h-read', what: '24 h file: read only', hours: 24, yaml: await dataset('24h-read', [path.basename(h24.file)], 'read') },
   { name: '24h-clean', what: '24 h file: read -> clean', hours: 24, yaml: await dataset('24h-clean', [path.basename(h24.file)], 'clean') },
   { name: '24h-full', what: '24 h file: read -> clean -> detect -> summarize', hours: 24, yaml: await dataset('24h-full', [path.basename(h24.file)], 'full') },
+  { name: '24h-bare', what: '24 h file: the same without reading the reference annotations', hours: 24, yaml: await dataset('24h-bare', [path.basename(h24.file)], 'bare') },
   { name: '1h-full', what: '1 h file: read -> clean -> detect -> summarize', hours: 1, yaml: await dataset('1h-full', [path.basename(h1.file)], 'full') },
 ]
 const segments = Array.from({ length: 20 }, (_, i) => path.relative(DATA_DIR, path.join(ICENTIA, `p00000_s${String(i).padStart(2, '0')}`)))
