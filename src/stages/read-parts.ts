@@ -9,6 +9,10 @@ import type { RecordSpec } from '../core/config-schema.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 import { probeRecord } from './read-probe.ts'
+import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
+import { selectEcgSignals } from '../formats/edf-select.ts'
+import { readWfdbHeaderFile } from '../formats/wfdb-path.ts'
+import { selectWfdbSignals } from '../formats/wfdb-select.ts'
 
 type ReadItems = (spec: RecordSpec, opts: ReadOptions, ctx: ReadContext) => AsyncGenerator<Item>
 
@@ -16,7 +20,14 @@ type ReadItems = (spec: RecordSpec, opts: ReadOptions, ctx: ReadContext) => Asyn
 export async function* readParts(spec: RecordSpec, opts: ReadOptions, ctx: ReadContext, read: ReadItems): AsyncGenerator<Item> {
   const parts = spec.parts ?? [spec.path]
   let totalSec = 0
-  for (const part of parts) totalSec += (await probeRecord({ ...spec, path: part, parts: undefined })).durationSec
+  const heads: { fs: number; labels: string[] }[] = []
+  for (const part of parts) {
+    const one = { ...spec, path: part, parts: undefined }
+    totalSec += (await probeRecord(one)).durationSec
+    heads.push(await headerFacts(one))
+  }
+  // Every part is checked against the first from its header, before any signal is read.
+  for (let k = 1; k < parts.length; k++) mismatch(spec, k, heads[k], heads[0])
   let first: RecordingItem | null = null
   let offset = 0 // samples before this part
   let offsetMs = 0 // time before this part
@@ -29,9 +40,7 @@ export async function* readParts(spec: RecordSpec, opts: ReadOptions, ctx: ReadC
         if (!first) {
           first = r
           yield { ...r, durationSec: totalSec, totalSamples: Math.round(totalSec * r.fs), parts: parts.length }
-        } else if (r.fs !== first.fs || r.labels.join('\n') !== first.labels.join('\n')) {
-          throw new PipelineError('E_CONFIG_VALUE', `part ${k} of record ${spec.id} (${part}) has ${r.fs} Hz and leads [${r.labels.join(', ')}], the first part ${first.fs} Hz and [${first.labels.join(', ')}]; a record's parts must match (give them leads: to pick the same signals, or make them separate records)`, { file: part, field: 'path' })
-        }
+        } else mismatch(spec, k, r, first)
       } else if (item.kind === 'block') {
         const b = item as SampleBlock
         samples = Math.max(samples, b.startSample + (b.leads[0]?.length ?? 0))
@@ -50,4 +59,21 @@ export async function* readParts(spec: RecordSpec, opts: ReadOptions, ctx: ReadC
       offsetMs += (samples / first.fs) * 1000 + gapMs
     }
   }
+}
+
+/** The rate and labels of the leads a part's header offers for `spec.leads` (what its recording item will say). */
+async function headerFacts(spec: RecordSpec): Promise<{ fs: number; labels: string[] }> {
+  if (spec.format === 'edf') {
+    const { header } = await readEdfHeaderFromFile(spec.path)
+    const leads = selectEcgSignals(header, spec.path, spec.leads)
+    return { fs: header.signals[leads[0]].sampleRate, labels: leads.map((i) => header.signals[i].label) }
+  }
+  const header = await readWfdbHeaderFile(spec.path)
+  return { fs: header.fs, labels: selectWfdbSignals(header, spec.leads).map((i) => header.signals[i].label) }
+}
+
+function mismatch(spec: RecordSpec, k: number, part: { fs: number; labels: string[] }, first: { fs: number; labels: string[] }): void {
+  if (part.fs === first.fs && part.labels.join('\n') === first.labels.join('\n')) return
+  const file = spec.parts![k]
+  throw new PipelineError('E_CONFIG_VALUE', `part ${k} of record ${spec.id} (${file}) has ${part.fs} Hz and leads [${part.labels.join(', ')}], the first part ${first.fs} Hz and [${first.labels.join(', ')}]; a record's parts must match (give them leads: to pick the same signals, or make them separate records)`, { file, field: 'path' })
 }

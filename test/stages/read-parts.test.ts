@@ -43,8 +43,9 @@ describe('read: a record of several parts', () => {
     expect(p.files.map((f) => path.basename(f.path))).toEqual(['100.hea', '100.dat', '100.atr', '208.hea', '208.dat', '208.atr'])
   })
 
-  it('refuses parts whose leads differ, naming the part and the fix, unless leads pick the same signals', async () => {
-    const { error } = await readUntilError(recordSpec(rec('100'), { parts: [rec('100'), rec('208')] }))
+  it('refuses parts whose leads differ, from their headers up front, naming the part and the fix, unless leads pick the same signals', async () => {
+    const { error, items } = await readUntilError(recordSpec(rec('100'), { parts: [rec('100'), rec('208')] }))
+    expect(items).toEqual([]) // found from the headers, before any signal is read
     expect(error).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('part 1 of record rec') })
     expect((error as Error).message).toMatch(/leads \[MLII, V1\], the first part 360 Hz and \[MLII, V5\]; a record's parts must match/)
     const ok = await readRecord(recordSpec(rec('100'), { parts: [rec('100'), rec('208')], leads: ['MLII'] }))
