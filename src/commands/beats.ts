@@ -15,17 +15,13 @@ import { guessFormat } from '../core/config.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, BeatItem, Item, QualityItem, RecordingItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/config-schema.ts'
-import type { ResolvedStage } from '../core/plugins.ts'
+import { resolveStages } from '../core/plugins.ts'
 import { streamRecord } from '../core/run-record.ts'
-import type { Stage } from '../core/stage.ts'
 import { toBeatSeries } from '../metrics/aami-classes.ts'
 import { scoreBeats } from '../metrics/bxb-stats.ts'
 import { formatBeatScore, formatBxbStats } from '../metrics/format-bxb.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
-import clean from '../stages/clean.ts'
-import detect from '../stages/detect.ts'
-import quality from '../stages/quality.ts'
-import read from '../stages/read.ts'
+import { BUILTIN_STAGES } from '../stages/index.ts'
 
 export interface BeatsOptions {
   /** Lead index or label (default: the first ECG-like signal); an array means --lead was repeated. */
@@ -39,10 +35,6 @@ export interface BeatsOptions {
   stdout: NodeJS.WritableStream
   err: NodeJS.WritableStream
 }
-
-const resolved = (stage: Stage<any>, raw: Record<string, unknown> = {}): ResolvedStage => ({
-  stage, source: 'builtin', options: stage.parseOptions ? stage.parseOptions(raw, { file: '(pipeline beats)', yamlPath: `${stage.name}` }) : raw,
-})
 
 /** The NDJSON line of one beat: position and label first, then the classifier's fields. */
 function beatLine(b: BeatItem): string {
@@ -63,7 +55,9 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
     annotator: opts.annotator ?? 'atr', annotatorExplicit: false,
   }
   if (files.some((f) => guessFormat(f) !== record.format)) throw new PipelineError('E_USAGE', 'the parts of one recording must share a format (all EDF or all WFDB)', { file: files.find((f) => guessFormat(f) !== record.format) })
-  const stages = [resolved(read, { annotations: opts.score ?? false }), resolved(quality), ...(opts.clean ? [resolved(clean)] : []), resolved(detect)]
+  // The stages a dataset would list, resolved and checked the same way.
+  const entries = [{ use: 'read', options: { annotations: opts.score ?? false } }, { use: 'quality', options: {} }, ...(opts.clean ? [{ use: 'clean', options: {} }] : []), { use: 'detect', options: {} }]
+  const stages = await resolveStages(entries.map((e, i) => ({ ...e, yamlPath: `stages[${i}]` })), '(pipeline beats)', BUILTIN_STAGES)
   const ref = { samples: [] as number[], symbols: [] as string[] }
   const test = { samples: [] as number[], labels: [] as string[] }
   const flagged: [number, number][] = []
@@ -101,12 +95,6 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
       if (opts.score) continue
       if (!opts.stdout.write(chunk)) await once(opts.stdout, 'drain', { signal: opts.signal })
     }
-  }).catch((err: unknown) => {
-    // The reader's advice names the dataset file's `leads:`; here the choice is --lead.
-    if (err instanceof PipelineError && err.code === 'E_NO_ECG') {
-      throw new PipelineError(err.code, `${err.message.replace(/; choose the ECG leads.*$/, '')}; pass --lead with one of those indexes or descriptions`, err.context, { cause: err })
-    }
-    throw err
   })
   if (opts.out) opts.err.write(`${beatsOut} beats written to ${opts.out}\n`)
   if (!opts.score) return 0

@@ -29,7 +29,7 @@ function listSignals(header: EdfHeader): string {
 function noEcg(header: EdfHeader, file: string, what: string): PipelineError {
   return new PipelineError(
     'E_NO_ECG',
-    `${file}: ${what}; the signals are: ${listSignals(header) || '(none)'}; choose the ECG leads by label or 0-based index with \`leads: [...]\` in the dataset file, e.g. leads: [${JSON.stringify(header.signals.find((s) => !s.isAnnotation)?.label ?? 'ECG')}]`,
+    `${file}: ${what}; the signals are: ${listSignals(header) || '(none)'}; choose the ECG leads by label or 0-based index (\`leads: [...]\` in a dataset file, --lead for pipeline beats), e.g. leads: [${JSON.stringify(header.signals.find((s) => !s.isAnnotation)?.label ?? 'ECG')}]`,
     { file, field: 'leads' },
   )
 }

@@ -9,7 +9,7 @@ import { looksLikeEcgLabel } from './ecg-label.ts'
 export function selectWfdbSignals(header: WfdbHeader, selector?: (string | number)[]): number[] {
   const list = () => header.signals.map((s) => `${s.index} ${JSON.stringify(s.label)}`).join(', ')
   const fail = (what: string) =>
-    new PipelineError('E_NO_ECG', `${header.file}: ${what}; the signals are: ${list()}; choose the ECG leads by description or 0-based index with \`leads: [...]\` in the dataset file`, { file: header.file, field: 'leads' })
+    new PipelineError('E_NO_ECG', `${header.file}: ${what}; the signals are: ${list()}; choose the ECG leads by description or 0-based index (\`leads: [...]\` in a dataset file, --lead for pipeline beats)`, { file: header.file, field: 'leads' })
   if (selector && selector.length > 0) {
     const out: number[] = []
     for (const entry of selector) {

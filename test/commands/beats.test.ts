@@ -80,7 +80,14 @@ describe('pipeline beats', () => {
     // Record 101's lead V1 (index 1) is low and noisy in places: the quality stage flags windows.
     const r = await runCli(['beats', sample('mitdb/101'), '--lead', '1', '--score'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/Without the \d+ windows \(\d+ s\) flagged by the quality stage on this lead:/)
+    const m = /Without the (\d+) windows \((\d+) s\) flagged by the quality stage on this lead:/.exec(r.stdout)!
+    expect(Number(m[1])).toBeGreaterThan(0)
+    expect(Number(m[2])).toBeCloseTo(Number(m[1]) * 10, -1)
+    // The reference beats inside those windows are out of the last report, and only those.
+    const whole = stat(r.stdout, 'QRS sensitivity')
+    const without = stat(r.stdout.slice(m.index), 'QRS sensitivity')
+    expect(without.den).toBeLessThan(whole.den)
+    expect(without.den).toBeGreaterThan(whole.den - Number(m[2]) * 3) // at most ~3 beats a second were in them
   }, 30_000)
 
   it('refuses a repeated --lead and an --out that is a folder or has no folder, before reading anything', async () => {
@@ -102,7 +109,7 @@ describe('pipeline beats', () => {
     expect(noRef.stderr).toMatch(/--score needs reference beat annotations, and .*100 has none/)
     const badLead = await runCli(['beats', sample('mitdb/100'), '--lead', 'V9'])
     expect(badLead.code).toBe(17)
-    expect(badLead.stderr).toMatch(/the signals are: 0 "MLII", 1 "V5"; pass --lead/)
+    expect(badLead.stderr).toMatch(/the signals are: 0 "MLII", 1 "V5"; choose the ECG leads .*--lead for pipeline beats/)
     const missing = await runCli(['beats', path.join(dir, 'nope.edf')])
     expect(missing.code).toBe(10)
     expect(missing.stderr).toContain('nope.edf')
