@@ -23,6 +23,7 @@
 // Short segments (N <= padlen, where scipy raises "x must be longer than padlen") use padlen N-1.
 import type { Sos } from './butterworth.ts'
 import type { LinearFilter } from './sos-filter.ts'
+import { concatSamples } from './concat-samples.ts'
 
 export interface ZeroPhaseSpec {
   filter: LinearFilter
@@ -113,18 +114,6 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
     }
   }
 
-  function concat(parts: Float64Array[]): Float64Array {
-    if (parts.length === 1) return parts[0]
-    const total = parts.reduce((s, p) => s + p.length, 0)
-    const all = new Float64Array(total)
-    let o = 0
-    for (const p of parts) {
-      all.set(p, o)
-      o += p.length
-    }
-    return all
-  }
-
   return {
     maxHeld: cap + padlen + 1,
     held: () => ylen + headLen,
@@ -145,7 +134,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
         seen += x.length - off
         forward(x.subarray(off), out)
       }
-      return concat(out)
+      return concatSamples(out, (n) => new Float64Array(n))
     },
     finish() {
       const out: Float64Array[] = []
@@ -167,7 +156,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
       headLen = 0
       seen = 0
       started = false
-      return concat(out)
+      return concatSamples(out, (n) => new Float64Array(n))
     },
   }
 }

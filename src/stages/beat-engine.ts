@@ -1,9 +1,9 @@
 // The detector and classifier of the `detect` stage behind one asynchronous interface, run in
 // this thread or in a worker thread (detect-worker.ts). In a worker, beat finding for one block
 // overlaps with reading and cleaning the next one on the main thread: the detect stage hands a
-// block over, then goes on pulling the next block while the worker works. Each block's samples
-// are copied and the copy transferred (the stage still yields the original); the beats come back
-// as small objects, in order. Results are the same in both modes: the worker runs the same code
+// chunk over, then goes on pulling the next while the worker works. Samples are transferred,
+// copied first unless the stage hands over an array of its own (the blocks it yields keep
+// theirs); the beats come back as small objects, in order. Results are the same in both modes: the worker runs the same code
 // on the same samples in the same order.
 import { Worker } from 'node:worker_threads'
 import { PipelineError } from '../core/errors.ts'
@@ -16,8 +16,11 @@ export interface BeatEngineOptions {
 }
 
 export interface BeatEngine {
-  /** Feeds one lead's samples from absolute sample `at`; resolves with the beats labelled by then. */
-  push(x: Float32Array, at: number): Promise<ClassifiedBeat[]>
+  /**
+   * Feeds one lead's samples from absolute sample `at`; resolves with the beats labelled by then.
+   * `owned`: the caller will not use `x` again, so a worker may take it without a copy.
+   */
+  push(x: Float32Array, at: number, owned?: boolean): Promise<ClassifiedBeat[]>
   /** Ends the stream; resolves with the remaining beats. */
   finish(): Promise<ClassifiedBeat[]>
   /** Releases the worker, if any (idempotent). */
@@ -98,9 +101,10 @@ export function createWorkerBeatEngine(o: BeatEngineOptions): BeatEngine {
       worker.postMessage(message, transfer)
     })
   return {
-    push(x, at) {
-      const copy = x.slice()
-      return ask({ t: 'push', x: copy, at }, [copy.buffer as ArrayBuffer])
+    push(x, at, owned) {
+      // A transfer detaches the whole buffer, so only an owned array that is the whole of it goes as is.
+      const send = owned && x.byteOffset === 0 && x.byteLength === x.buffer.byteLength ? x : x.slice()
+      return ask({ t: 'push', x: send, at }, [send.buffer as ArrayBuffer])
     },
     finish: () => ask({ t: 'finish' }),
     async close() {

@@ -21,6 +21,7 @@ import { designButterworth, type Sos } from '../dsp/butterworth.ts'
 import { createSosFilter, type LinearFilter } from '../dsp/sos-filter.ts'
 import { createMovingAverage, createZeroPhaseMovingAverage, powerlineWidth } from '../dsp/moving-average.ts'
 import { createZeroPhase, decayMargin } from '../dsp/zero-phase.ts'
+import { concatSamples } from '../dsp/concat-samples.ts'
 
 const schema = z.strictObject({
   method: z.literal('neurokit').default('neurokit'), // the only method so far
@@ -80,11 +81,7 @@ function chain(a: SegmentFilter, b: SegmentFilter): SegmentFilter {
     push: (x) => b.push(a.push(x)),
     finish() {
       const head = b.push(a.finish())
-      const tail = b.finish()
-      const all = new Float64Array(head.length + tail.length)
-      all.set(head)
-      all.set(tail, head.length)
-      return all
+      return concatSamples([head, b.finish()], (n) => new Float64Array(n))
     },
   }
 }

@@ -18,6 +18,7 @@ import type { BeatItem, GapItem, Item, RecordingItem, SampleBlock } from '../cor
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import type { ClassifiedBeat } from '../dsp/beat-classifier.ts'
+import { concatSamples } from '../dsp/concat-samples.ts'
 import { createLocalBeatEngine, createWorkerBeatEngine, type BeatEngine } from './beat-engine.ts'
 
 const schema = z.strictObject({
@@ -59,17 +60,6 @@ interface Chunk {
 interface InFlight {
   items: Item[]
   beats: Promise<ClassifiedBeat[]>
-}
-
-function joined(parts: Float32Array[], n: number): Float32Array {
-  if (parts.length === 1) return parts[0]
-  const x = new Float32Array(n)
-  let o = 0
-  for (const p of parts) {
-    x.set(p, o)
-    o += p.length
-  }
-  return x
 }
 
 export default defineStage<DetectOptions>({
@@ -118,7 +108,9 @@ export default defineStage<DetectOptions>({
         while (segments.length > 1 && segments[1].detStart <= floor) segments.shift()
       }
       if (chunk) {
-        const beats = chunk.samples > 0 && engine ? engine.push(joined(chunk.parts, chunk.samples), chunk.at) : Promise.resolve([])
+        // Joined pieces are a fresh array the engine may keep; a single piece is a block's own lead.
+        const x = concatSamples(chunk.parts, (n) => new Float32Array(n))
+        const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve([])
         beats.catch(() => undefined) // awaited in land(); a failure must not count as unhandled before then
         flight.push({ items: chunk.items, beats })
         chunk = null
