@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createMovingAverage, createZeroPhaseMovingAverage, movingAveragePadlen, powerlineWidth } from '../../src/dsp/moving-average.ts'
-import { createZeroPhase, type ZeroPhaseStream } from '../../src/dsp/zero-phase.ts'
+import { createZeroPhase } from '../../src/dsp/zero-phase.ts'
+import { runZeroPhase } from '../helpers/zero-phase-stream.ts'
 
 describe('powerlineWidth (NeuroKit2: int(fs / powerline), 2 below 100 Hz)', () => {
   it.each([
@@ -90,16 +91,7 @@ describe('createMovingAverage', () => {
 })
 
 describe('createZeroPhaseMovingAverage (filtfilt in one pass)', () => {
-  function run(zp: ZeroPhaseStream, x: Float64Array, blockSize: number) {
-    const out: number[] = []
-    let maxHeld = 0
-    for (let s = 0; s < x.length; s += blockSize) {
-      out.push(...zp.push(x.subarray(s, s + blockSize)))
-      maxHeld = Math.max(maxHeld, zp.held())
-    }
-    out.push(...zp.finish())
-    return { y: out, maxHeld }
-  }
+  const run = runZeroPhase
   // The two-pass reference: zero-phase.ts's forward pass and backward windows over createMovingAverage.
   const twoPass = (w: number) => createZeroPhase({ filter: createMovingAverage(w), padlen: movingAveragePadlen(w), margin: w - 1, chunk: 1024 })
   const signal = (n: number) => Float64Array.from({ length: n }, (_, i) => 100 + 2 * Math.sin(i / 3) + (i % 17) / 5)

@@ -3,6 +3,7 @@ import { designButterworth } from '../../src/dsp/butterworth.ts'
 import { createSosFilter, type LinearFilter } from '../../src/dsp/sos-filter.ts'
 import { createMovingAverage } from '../../src/dsp/moving-average.ts'
 import { createZeroPhase, decayMargin, maxPoleRadius, type ZeroPhaseSpec } from '../../src/dsp/zero-phase.ts'
+import { runZeroPhase } from '../helpers/zero-phase-stream.ts'
 
 // scipy filtfilt/sosfiltfilt (method "pad", padtype "odd") written out directly over a whole array.
 function offlineFiltfilt(filter: LinearFilter, x: Float64Array, padlen: number): Float64Array {
@@ -21,14 +22,7 @@ function offlineFiltfilt(filter: LinearFilter, x: Float64Array, padlen: number):
 
 function stream(spec: ZeroPhaseSpec, x: Float64Array, blockSize: number) {
   const zp = createZeroPhase(spec)
-  const out: number[] = []
-  let maxHeld = 0
-  for (let s = 0; s < x.length; s += blockSize) {
-    out.push(...zp.push(x.subarray(s, s + blockSize)))
-    maxHeld = Math.max(maxHeld, zp.held())
-  }
-  out.push(...zp.finish())
-  return { y: Float64Array.from(out), maxHeld, bound: zp.maxHeld }
+  return { ...runZeroPhase(zp, x, blockSize), bound: zp.maxHeld }
 }
 
 const FS = 360
