@@ -90,9 +90,9 @@ async function* emptySource(): AsyncGenerator<Item> {}
 
 /**
  * Names the stage in an error thrown inside it (the innermost stage's name wins). A plain
- * iterator rather than an async generator with `yield*`: every item of every stage passes here,
- * and delegation through a generator costs about a microsecond per item (0.25 s over the
- * 250,000 items of a 24 h record with beats and annotations).
+ * iterator rather than an async generator with `yield*`: every item of every stage passes here.
+ * In a microbenchmark of 500,000 items through 5 pass-through stages, the generator wrappers
+ * took 3-4 us per item and these 2-3 us, against 2 us with no wrapper at all.
  */
 function tagErrors(stage: string, items: AsyncIterable<Item>): AsyncIterable<Item> {
   const tag = (err: unknown): never => {

@@ -8,8 +8,9 @@
 // - saturated: runs of at least `saturationMs` equal samples at the window's maximum or minimum
 //   (the amplifier or ADC at its rail); only counted when the window is not flat overall.
 // - noisy: the kurtosis of the QRS-band slope (a smoothed difference, see smoothedSlope). On ECG
-//   the slope is dominated by a few steep QRS slopes (heavy-tailed: kurtosis 10-25 on MIT-BIH and
-//   Icentia11k leads); broadband muscle and electrode noise makes it near-Gaussian (kurtosis 3).
+//   the slope is dominated by a few steep QRS slopes (heavy-tailed: 1st to 95th percentile of the
+//   10 s windows of lead 0 of MIT-BIH 100, 101, 102, 208 and Icentia11k p00000_s00, 10.3 to 25.5);
+//   broadband muscle and electrode noise makes it near-Gaussian (2.8 to 3.0 measured).
 //   The difference removes baseline wander, so slow drift is not called noise. A low kurtosis
 //   alone would also call ventricular tachycardia and flutter noise (regular wide complexes
 //   have a near-Gaussian slope), and the summary would then drop a VT episode; so a window is
