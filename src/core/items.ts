@@ -132,6 +132,16 @@ export interface QualityItem {
   leads: LeadQuality[]
 }
 
+// Kinds that mark a point of the signal: a stage that regroups samples (clean) may move them
+// to just before the block holding their position, as the read stage places annotations. Other
+// kinds (a gap above all) stay exactly between the samples before and after them.
+const POINT_KINDS: ReadonlySet<string> = new Set(['annotation', 'beat', 'rhythm', 'quality'])
+
+/** Whether items of this kind mark a point of the signal (see POINT_KINDS). */
+export function isPointMark(kind: string): boolean {
+  return POINT_KINDS.has(kind)
+}
+
 /** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
 export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | QualityItem | CustomItem
 

@@ -15,7 +15,7 @@
 // filter segment (scipy's edge handling) and restart it: non-finite samples come out as NaN and
 // never poison the filter state for the rest of the record.
 import { defineStage } from '../core/stage.ts'
-import type { Item, SampleBlock } from '../core/items.ts'
+import { isPointMark, type Item, type SampleBlock } from '../core/items.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { designButterworth, type Sos } from '../dsp/butterworth.ts'
@@ -36,8 +36,6 @@ const schema = z.strictObject({
 
 export type CleanOptions = z.infer<typeof schema>
 
-// Items that mark a point of the signal and may come out before the block holding it.
-const MARKS = new Set(['annotation', 'beat', 'rhythm', 'quality'])
 
 /** A filter over one contiguous segment of one lead; `finish` flushes and makes it ready to restart. */
 export interface SegmentFilter {
@@ -165,7 +163,7 @@ export default defineStage<CleanOptions>({
         let cap = Infinity
         if (boundaries > 0) {
           for (const p of pending) {
-            if (!MARKS.has(p.item.kind)) {
+            if (!isPointMark(p.item.kind)) {
               cap = p.at
               break
             }
@@ -173,7 +171,7 @@ export default defineStage<CleanOptions>({
         }
         const upTo = Math.min(ready, cap)
         if (upTo > outPos) {
-          while (pending.length && MARKS.has(pending[0].item.kind) && pending[0].at < upTo) yield pending.shift()!.item
+          while (pending.length && isPointMark(pending[0].item.kind) && pending[0].at < upTo) yield pending.shift()!.item
           const n = upTo - outPos
           const block: SampleBlock = { kind: 'block', recordId: ctx.recordId, fs, startSample: outPos, labels, leads: queues.map((_, l) => take(l, n)) }
           outPos = upTo
@@ -181,7 +179,7 @@ export default defineStage<CleanOptions>({
         }
         if (pending.length && pending[0].at <= outPos) {
           const item = pending.shift()!.item
-          if (!MARKS.has(item.kind)) boundaries--
+          if (!isPointMark(item.kind)) boundaries--
           yield item
         } else return
       }
@@ -191,7 +189,7 @@ export default defineStage<CleanOptions>({
     for await (const item of source as AsyncIterable<Item>) {
       if (item.kind !== 'block') {
         if (item.kind === 'gap') flush()
-        if (!MARKS.has(item.kind)) boundaries++
+        if (!isPointMark(item.kind)) boundaries++
         pending.push({ at: inPos, item })
         yield* drain()
         continue
