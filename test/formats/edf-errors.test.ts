@@ -111,7 +111,7 @@ describeShared('EDF header errors on patched copies of mitbih100_30min.edf', () 
     const file = writePatched('eeg.edf', real, { 256: 'EEG Fp1         EEG Fp2         ' })
     const { header } = await readEdfHeaderFromFile(file)
     expect(() => selectEcgSignals(header, file)).toThrow(expect.objectContaining({
-      code: 'E_NO_ECG', message: expect.stringContaining('0 "EEG Fp1", 1 "EEG Fp2"; choose the ECG leads by label or 0-based index with `leads: [...]`'),
+      code: 'E_NO_ECG', message: expect.stringContaining('0 "EEG Fp1", 1 "EEG Fp2"; choose the ECG leads by label or 0-based index (`leads: [...]` in a dataset file, --lead for pipeline beats)'),
     }))
   })
 })
