@@ -101,6 +101,7 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
   // Work buffers: [0, m) the m values before the block (oldest first), then the block.
   const xs = new Float64Array(m + BLOCK)
   const us = new Float64Array(m + BLOCK)
+  const zs = new Float64Array(BLOCK) // the block's outputs, before those still to drop are dropped
   // The sums of the m values before the current one in xs and us, and the values fed since they
   // were last re-summed. In a Float64Array, not closure variables, so that feed()'s loop keeps
   // them unboxed (as closure variables they cost two heap numbers per sample).
@@ -117,29 +118,24 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
   }
 
   // Feeds values src[from..to) of the extended input; writes finished outputs to out from o; returns the new o.
+  // Each block runs in stretches that end where the sums are re-summed. A stretch first runs
+  // without the per-sample finiteness checks (about half the time at width 7: 18 -> 9 ns/sample
+  // side by side with the checked loop, noisy machine); a sum
+  // that is still finite at its end was finite throughout (a non-finite sum never turns finite
+  // again by addition), so those checks would not have fired and the result is the checked loop's.
+  // Otherwise the stretch is redone with the checks from the saved sums (clean never feeds a NaN:
+  // it ends the segment there, so that path is for other users of the filter).
   function feed(src: Float64Array, from: number, to: number, out: Float64Array, o: number): number {
     for (let at = from; at < to; ) {
       const n = Math.min(BLOCK, to - at)
       xs.set(src.subarray(at, at + n), m)
       const drop = Math.min(skip, n)
-      let xa = sums[XSUM], ua = sums[USUM], t = sums[SINCE]
-      for (let k = 0; k < n; k++) {
-        const v = xs[k + m]
-        const u = (v + xa) * inv
-        us[k + m] = u
-        const z = (u + ua) * inv
-        if (k >= drop) out[o + k - drop] = z
-        xa += v - xs[k]
-        ua += u - us[k]
-        if (++t === RESUM_EVERY || xa - xa !== 0 || ua - ua !== 0) {
-          xa = sum(xs, k + 1)
-          ua = sum(us, k + 1)
-          t = 0
-        }
+      for (let k = 0; k < n; ) {
+        const end = Math.min(n, k + RESUM_EVERY - sums[SINCE])
+        if (!stretch(k, end, zs)) checked(k, end, zs)
+        k = end
       }
-      sums[XSUM] = xa
-      sums[USUM] = ua
-      sums[SINCE] = t
+      if (n > drop) out.set(zs.subarray(drop, n), o)
       xs.copyWithin(0, n, n + m)
       us.copyWithin(0, n, n + m)
       o += n - drop
@@ -147,6 +143,51 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
       at += n
     }
     return o
+  }
+
+  // Values k0..k1 of the block in xs (no re-sum due before k1), outputs to z[k]; true when the
+  // sums stayed finite (state advanced, re-summed if due at k1), false otherwise (sums as before).
+  function stretch(k0: number, k1: number, z: Float64Array): boolean {
+    // Locals, not the closure's variables, so V8 keeps them in registers in the loop.
+    const x = xs, y = us, w = m, f = inv
+    let xa = sums[XSUM], ua = sums[USUM]
+    for (let k = k0; k < k1; k++) {
+      const v = x[k + w]
+      const u = (v + xa) * f
+      y[k + w] = u
+      z[k] = (u + ua) * f
+      xa += v - x[k]
+      ua += u - y[k]
+    }
+    if (xa - xa !== 0 || ua - ua !== 0) return false
+    const since = sums[SINCE] + (k1 - k0)
+    const due = since === RESUM_EVERY
+    sums[XSUM] = due ? sum(xs, k1) : xa
+    sums[USUM] = due ? sum(us, k1) : ua
+    sums[SINCE] = due ? 0 : since
+    return true
+  }
+
+  // The same stretch with a re-sum after any value whose sums are not finite (so a NaN leaves
+  // the state m values later).
+  function checked(k0: number, k1: number, z: Float64Array): void {
+    let xa = sums[XSUM], ua = sums[USUM], t = sums[SINCE]
+    for (let k = k0; k < k1; k++) {
+      const v = xs[k + m]
+      const u = (v + xa) * inv
+      us[k + m] = u
+      z[k] = (u + ua) * inv
+      xa += v - xs[k]
+      ua += u - us[k]
+      if (++t === RESUM_EVERY || xa - xa !== 0 || ua - ua !== 0) {
+        xa = sum(xs, k + 1)
+        ua = sum(us, k + 1)
+        t = 0
+      }
+    }
+    sums[XSUM] = xa
+    sums[USUM] = ua
+    sums[SINCE] = t
   }
 
   // Left edge: the odd extension 2*x[0] - x[pad..1], from the steady state of its first value.

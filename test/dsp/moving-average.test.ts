@@ -115,4 +115,21 @@ describe('createZeroPhaseMovingAverage (filtfilt in one pass)', () => {
     expect(zp.maxHeld).toBe(22)
     expect(a.maxHeld).toBeLessThanOrEqual(zp.maxHeld)
   })
+
+  it('a NaN inside a segment spoils exactly the outputs within width-1 of it, whatever the blocking (the checked path)', () => {
+    const w = 7
+    const x = signal(20000)
+    for (const j of [500, 4095, 4096, 12345]) x[j] = NaN
+    const a = run(createZeroPhaseMovingAverage(w), x, 997).y
+    for (let i = 0; i < x.length; i++) {
+      const near = [500, 4095, 4096, 12345].some((j) => Math.abs(i - j) <= w - 1)
+      expect(Number.isNaN(a[i]), `sample ${i}`).toBe(near)
+    }
+    expect(run(createZeroPhaseMovingAverage(w), x, 1).y).toEqual(a)
+    expect(run(createZeroPhaseMovingAverage(w), x, 20000).y).toEqual(a)
+    // Away from the NaNs the output is the clean signal's, to rounding of the re-summed sums.
+    const clean = run(createZeroPhaseMovingAverage(w), signal(20000), 997).y
+    expect(Math.abs(a[3000] - clean[3000])).toBeLessThan(1e-12)
+    expect(Math.abs(a[19000] - clean[19000])).toBeLessThan(1e-12)
+  })
 })
