@@ -13,7 +13,8 @@
 // blocking gives the same beats; a beat is confirmed ~0.1-0.3 s after it (up to 1.66 RR by
 // search-back). Memory is bounded (1 s ring buffers, at most 64 pending peaks).
 import { createQrsFrontEnd } from './qrs-front-end.ts'
-import { createQrsRing, type QrsPeak } from './qrs-refine.ts'
+import { PICK_AT, PICK_H, PICK_PEAK, PICK_SIZE, PICK_UP, scanEnergy } from './qrs-peaks.ts'
+import { createQrsPlacer, type QrsPeak } from './qrs-refine.ts'
 
 export interface QrsDetectorOptions {
   /** Sampling rate, Hz. */
@@ -45,7 +46,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   const learnLen = Math.round(((options.learnMs ?? 2000) * fs) / 1000)
   const tWave = Math.round(0.36 * fs)
   const stuckLen = fs // 1 s: below 60 bpm the 1.66 RR window alone decides
-  const ring = createQrsRing(fs, front.delay, front.mwiWidth)
+  const placer = createQrsPlacer(fs, front.delay, front.mwiWidth)
   let next = -1 // absolute index of the next expected sample
   let segStart = 0 // first sample after the last start or gap
   const edge = Math.round(0.05 * fs)
@@ -59,12 +60,13 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   let rrCount = 0, rrSum = 0
   let pending: QrsPeak[] = []
   let out: number[] = []
-  // Per-sample state of push: the last valid raw sample and the peak picker on the integrated
-  // energy (rising edge, candidate height and sample, last energy). The numbers live in a
-  // Float64Array so that push's loop keeps them as unboxed locals (see there).
-  let rising = true
-  const pick = new Float64Array(4)
-  const HELD = 0, CAND_H = 1, CAND_AT = 2, PREV = 3
+  // State of the peak picker on the integrated energy (qrs-peaks.ts), starting on a rising edge.
+  const pick = new Float64Array(PICK_SIZE)
+  pick[PICK_UP] = 1
+  // The front end's raw and band-passed buffers of the last block, and the sample of their index 0.
+  let raw: Float32Array = new Float32Array(0)
+  let bp: Float64Array = new Float64Array(0)
+  let base = 0
 
   const thr1 = () => npk + 0.25 * (spk - npk)
   const rrMean = () => (rrCount > 0 ? rrSum / Math.min(rrCount, rr.length) : fs)
@@ -169,59 +171,37 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
         // First block, or a gap: the filters restart; thresholds and RR history carry over.
         if (next >= 0) front.reset()
         segStart = startSample
-        rising = true
-        pick[CAND_H] = 0
+        pick[PICK_UP] = 1
+        pick[PICK_H] = 0
       }
-      const { bp, mwi } = front.process(samples)
-      // The per-sample path keeps its state in locals, loaded from and stored back to `pick` once
-      // per block (nothing it calls reads them). Numbers that pass through closure variables are
-      // boxed on every write: 34 bytes of garbage and ~30 ns per sample before. `until` is the
-      // sample after which the slow path runs: every sample while learning, else the search-back
-      // time; it is re-read after every call that may move it.
-      let up = rising
-      let held = pick[HELD], h = pick[CAND_H], hAt = pick[CAND_AT], before = pick[PREV]
+      const fe = front.process(samples, placer.history)
+      raw = fe.raw
+      bp = fe.bp
+      base = startSample - placer.history
+      const mwi = fe.mwi
+      // The scan stops at each peak and at `until`, the sample after which the slow path runs:
+      // every sample while learning, else the search-back time (re-read after every call that
+      // may move it).
       let until = learning ? -1 : silentUntil
-      const end = startSample + samples.length
-      for (let n = startSample, k = 0; n < end; n++, k++) {
-        const x = samples[k]
-        // An invalid sample holds the last valid value (as the front end does) for placement.
-        if (Number.isFinite(x)) held = x
-        ring.write(n, held, bp[k])
-        // Peak picking on the integrated energy: a maximum is a peak once the energy falls to half of it.
-        const e = mwi[k]
-        if (up) {
-          if (e > h) {
-            h = e
-            hAt = n
-          } else if (e < 0.5 * h) {
-            next = n + 1
-            onPeak(ring.place(hAt, h, segStart, n))
-            up = false
-            until = learning ? -1 : silentUntil
-          }
-        } else if (e > before) {
-          up = true
-          h = e
-          hAt = n
+      const len = samples.length
+      for (let k = scanEnergy(mwi, 0, len, startSample, until, pick); k < len; k = scanEnergy(mwi, k + 1, len, startSample, until, pick)) {
+        const n = startSample + k
+        next = n + 1
+        if (pick[PICK_PEAK] !== 0) {
+          onPeak(placer.place(raw, bp, base, pick[PICK_AT], pick[PICK_H], segStart, n))
+          until = learning ? -1 : silentUntil
         }
-        before = e
         if (n > until) {
-          next = n + 1
-          if (learning) learn(n, e)
-          else if (!(up && h > thr1())) silence(n)
+          if (learning) learn(n, mwi[k])
+          else if (!(pick[PICK_UP] !== 0 && pick[PICK_H] > thr1())) silence(n)
           until = learning ? -1 : silentUntil
         }
       }
-      if (end > startSample) next = end // an empty block leaves the expected sample as it was
-      rising = up
-      pick[HELD] = held
-      pick[CAND_H] = h
-      pick[CAND_AT] = hAt
-      pick[PREV] = before
+      if (len > 0) next = startSample + len // an empty block leaves the expected sample as it was
       return take()
     },
     finish() {
-      if (rising && pick[CAND_H] > 0) onPeak(ring.place(pick[CAND_AT], pick[CAND_H], segStart, next - 1))
+      if (pick[PICK_UP] !== 0 && pick[PICK_H] > 0) onPeak(placer.place(raw, bp, base, pick[PICK_AT], pick[PICK_H], segStart, next - 1))
       if (learning) endLearning()
       return take()
     },

@@ -9,10 +9,12 @@ import { createSosFilter } from './sos-filter.ts'
 
 export interface QrsFrontEnd {
   /**
-   * Band-passed signal and integrated energy for x (same length); state carries to the next call.
-   * The arrays are views of buffers this object reuses: valid until the next call.
+   * Runs x through the front end; state carries to the next call. `raw` (x with invalid samples
+   * held) and `bp` (band-passed) hold the `history` samples before x, then x's: x[k] is at
+   * history + k. `mwi` (integrated energy) has x's samples only. The arrays are views of buffers
+   * this object reuses: valid until the next call. Pass the same `history` on every call.
    */
-  process(x: Float32Array): { bp: Float64Array; mwi: Float64Array }
+  process(x: Float32Array, history: number): { raw: Float32Array; bp: Float64Array; mwi: Float64Array }
   /** Forget the past (after a gap in the recording). */
   reset(): void
   /** Delay of the band-pass for a QRS-like pulse, in samples (used to refine beats on the raw signal). */
@@ -39,8 +41,10 @@ export function createQrsFrontEnd(fs: number): QrsFrontEnd {
   const sq = new Float64Array(mwiWidth)
   const st = new Float64Array(STATE_SIZE)
   let started = false
+  let rawBuf = new Float32Array(0)
   let bpBuf = new Float64Array(0)
   let mwiBuf = new Float64Array(0)
+  let filled = 0 // samples of rawBuf/bpBuf written, history included
   return {
     delay: estimateDelay(fs),
     mwiWidth,
@@ -51,13 +55,23 @@ export function createQrsFrontEnd(fs: number): QrsFrontEnd {
       st.fill(0, D1, POS)
       sq.fill(0)
     },
-    process(x) {
+    process(x, history) {
       const n = x.length
-      if (bpBuf.length < n) {
-        bpBuf = new Float64Array(n)
+      // Keep the last `history` samples before this block at the front (one copy per block).
+      const keep = Math.min(history, filled)
+      if (rawBuf.length < history + n) {
+        const raw = new Float32Array(history + n)
+        const bp = new Float64Array(history + n)
+        raw.set(rawBuf.subarray(filled - keep, filled), history - keep)
+        bp.set(bpBuf.subarray(filled - keep, filled), history - keep)
+        rawBuf = raw
+        bpBuf = bp
         mwiBuf = new Float64Array(n)
+      } else {
+        rawBuf.copyWithin(history - keep, filled - keep, filled)
+        bpBuf.copyWithin(history - keep, filled - keep, filled)
       }
-      const bp = bpBuf.subarray(0, n)
+      filled = history + n
       const mwi = mwiBuf.subarray(0, n)
       if (!started && n > 0) {
         filter.steady(st, Number.isFinite(x[0]) ? x[0] : st[HELD])
@@ -65,8 +79,8 @@ export function createQrsFrontEnd(fs: number): QrsFrontEnd {
       }
       // The paper's derivative is (2x[n] + x[n-1] - x[n-3] - 2x[n-4]) / 8 at 200 Hz; scaling by
       // fs keeps the energy comparable across rates (thresholds are adaptive anyway).
-      frontEndKernel(coef, st, sq, fs / 8, x, bp, mwi)
-      return { bp, mwi }
+      frontEndKernel(coef, st, sq, fs / 8, x, rawBuf, bpBuf, history, mwi)
+      return { raw: rawBuf.subarray(0, filled), bp: bpBuf.subarray(0, filled), mwi }
     },
   }
 }
@@ -80,7 +94,7 @@ const HELD = 4, D1 = 5, D2 = 6, D3 = 7, D4 = 8, SUM = 9, POS = 10, STATE_SIZE = 
 // sos-filter.ts in the same order), derivative, squaring and moving-window integration. Every
 // state value is a local inside the loop: kept in closure variables, each write of a number boxed
 // it anew (~50 ns/sample), and four passes over the block cost ~20 ns/sample more than one.
-function frontEndKernel(c: Float64Array, st: Float64Array, sq: Float64Array, dScale: number, x: Float32Array, bp: Float64Array, mwi: Float64Array): void {
+function frontEndKernel(c: Float64Array, st: Float64Array, sq: Float64Array, dScale: number, x: Float32Array, raw: Float32Array, bp: Float64Array, off: number, mwi: Float64Array): void {
   const p0 = c[0], p1 = c[1], p2 = c[2], pa1 = c[4], pa2 = c[5]
   const q0 = c[6], q1 = c[7], q2 = c[8], qa1 = c[10], qa2 = c[11]
   const width = sq.length
@@ -91,13 +105,14 @@ function frontEndKernel(c: Float64Array, st: Float64Array, sq: Float64Array, dSc
     // Invalid samples (NaN) hold the last valid value: a step would ring through the filter.
     const v = x[k]
     if (Number.isFinite(v)) held = v
+    raw[off + k] = held
     const u = p0 * held + pz0
     pz0 = p1 * held - pa1 * u + pz1
     pz1 = p2 * held - pa2 * u
     const b = q0 * u + qz0
     qz0 = q1 * u - qa1 * b + qz1
     qz1 = q2 * u - qa2 * b
-    bp[k] = b
+    bp[off + k] = b
     const d = (2 * b + d1 - d3 - 2 * d4) * dScale
     d4 = d3
     d3 = d2
