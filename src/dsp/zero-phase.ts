@@ -15,11 +15,16 @@
 // indices, so output is identical for any input block size. At `finish` (end of record or gap),
 // the odd extension of the last padlen+1 samples is appended and the backward pass runs from
 // steady(y_end), exactly as scipy.
-// Memory: at most margin + chunk forward outputs plus 2*(padlen+1) raw samples.
-// Latency: a sample is emitted between `margin` and `margin + chunk - 1` samples after it arrives
-// (default chunk = margin: 21.3-42.7 s for the 0.5 Hz high-pass).
+// With a pair kernel (an SOS filter where WebAssembly SIMD runs: sos-pair.ts), a full window's
+// backward pass runs alongside the forward pass over the next chunk, in the two lanes of SIMD
+// registers, and the window is emitted when the next one is full (or at finish).
+// Memory: at most margin + chunk forward outputs (with a pair kernel, plus the pending window's
+// chunk) plus 2*(padlen+1) raw samples.
+// Latency: a sample is emitted between `margin` and `margin + chunk - 1` samples after it arrives,
+// a chunk later with a pair kernel (default chunk = margin: 21.3-42.7 s for the 0.5 Hz high-pass).
 // Cost: the backward pass covers (margin + chunk) / chunk samples per output sample, so a larger
-// chunk trades memory and latency for speed (clean.ts uses 4 margins: 1.25 instead of 2).
+// chunk trades memory and latency for speed (clean.ts uses 4 margins: 1.25 instead of 2); with
+// a pair kernel all but (margin / chunk) of it rides along with the forward pass.
 // Short segments (N <= padlen, where scipy raises "x must be longer than padlen") use padlen N-1.
 import type { Sos } from './butterworth.ts'
 import type { LinearFilter } from './sos-filter.ts'
@@ -69,10 +74,16 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
   const margin = Math.max(0, Math.ceil(spec.margin))
   const chunk = Math.max(1, Math.ceil(spec.chunk ?? margin))
   const cap = margin + chunk
-  const fstate = new Float64Array(filter.stateSize)
-  const bstate = new Float64Array(filter.stateSize)
-  const ybuf = new Float64Array(cap)
-  const scratch = new Float64Array(cap) // backward outputs over the margin, never emitted
+  // With a pair kernel (sos-pair.ts), the last full window is filtered backward in wbuf, in
+  // place from `back` down, alongside the forward pass over the next samples, and its first
+  // `chunk` values are emitted when it reaches 0; without one, right when it is full.
+  const kernel = filter.pairKernel?.(cap) ?? null
+  const fstate = kernel?.forwardState ?? new Float64Array(filter.stateSize)
+  const bstate = kernel?.backwardState ?? new Float64Array(filter.stateSize)
+  const ybuf = kernel?.forward ?? new Float64Array(cap)
+  const wbuf = kernel?.backward ?? new Float64Array(cap)
+  let pending = false
+  let back = -1 // next index of wbuf to filter backward while pending
   const head = new Float64Array(padlen + 1)
   const ring = new Float64Array(padlen + 1) // last padlen+1 raw inputs, for the right extension
   let ylen = 0
@@ -93,21 +104,37 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
     forward(h, out)
   }
 
+  // Ends the pending backward window alone and emits its chunk.
+  function finishBack(out: Float64Array[]): void {
+    if (!pending) return
+    if (back >= 0) filter.run(bstate, wbuf, wbuf, back, -1, -1)
+    pending = false
+    out.push(wbuf.slice(0, chunk))
+  }
+
   function forward(x: Float64Array, out: Float64Array[]): void {
     for (let off = 0; off < x.length; ) {
       const k = Math.min(x.length - off, cap - ylen)
       ybuf.set(x.subarray(off, off + k), ylen)
-      filter.run(fstate, ybuf, ybuf, ylen, ylen + k, 1)
+      // Forward over the new samples; as far as they go, together with the pending backward window.
+      const both = kernel && pending ? Math.min(k, back + 1) : 0
+      if (both > 0) {
+        kernel!.pair(ylen, back, both)
+        back -= both
+        if (back < 0) finishBack(out)
+      }
+      filter.run(fstate, ybuf, ybuf, ylen + both, ylen + k, 1)
       ylen += k
       off += k
       if (ylen === cap) {
-        // Backward over the margin (outputs dropped, it only converges the state), then on
-        // into the chunk's own output array: the same run as one pass, without a copy.
-        filter.steady(bstate, ybuf[cap - 1])
-        filter.run(bstate, ybuf, scratch, cap - 1, chunk - 1, -1)
-        const y = new Float64Array(chunk)
-        filter.run(bstate, ybuf, y, chunk - 1, -1, -1)
-        out.push(y)
+        // A full window: the backward pass starts at its last sample from steady(y_last) (it
+        // converges over the margin, whose outputs are dropped).
+        finishBack(out)
+        wbuf.set(ybuf)
+        filter.steady(bstate, wbuf[cap - 1])
+        back = cap - 1
+        pending = true
+        if (!kernel) finishBack(out)
         ybuf.copyWithin(0, chunk, cap)
         ylen -= chunk
       }
@@ -115,8 +142,8 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
   }
 
   return {
-    maxHeld: cap + padlen + 1,
-    held: () => ylen + headLen,
+    maxHeld: cap + (kernel ? chunk : 0) + padlen + 1,
+    held: () => ylen + headLen + (pending ? chunk : 0),
     push(x) {
       const out: Float64Array[] = []
       // Only the last padlen+1 inputs can be needed (right edge at finish).
@@ -140,6 +167,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
       const out: Float64Array[] = []
       const n = seen
       if (n === 0) return new Float64Array(0)
+      finishBack(out)
       const pad = Math.min(padlen, n - 1)
       if (!started) start(pad, out)
       // Right edge: odd extension 2*x[N-1] - x[N-2-i], forward-filtered after the buffered outputs.
@@ -156,6 +184,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
       headLen = 0
       seen = 0
       started = false
+      pending = false
       return concatSamples(out, (n) => new Float64Array(n))
     },
   }

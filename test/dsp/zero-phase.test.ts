@@ -61,11 +61,23 @@ describe('createZeroPhase', () => {
     expect([...stream(spec, x, 3600).y]).toEqual([...a])
   })
 
-  it('holds at most margin + chunk + padlen + 1 samples, whatever the stream length', () => {
+  it('holds at most margin + 2 chunks + padlen + 1 samples (one window filtered backward while the next fills), whatever the stream length', () => {
     const margin = decayMargin(sos)
     const { maxHeld, bound } = stream({ filter: hp, padlen, margin }, ecgLike(100000), 3600)
-    expect(bound).toBe(2 * margin + padlen + 1)
+    expect(bound).toBe(3 * margin + padlen + 1)
     expect(maxHeld).toBeLessThanOrEqual(bound)
+    expect(maxHeld).toBeGreaterThan(2 * margin) // the pending window is counted
+  })
+
+  it("gives bit-identical output whether a window's backward pass runs alongside the next forward samples (pair kernel) or on its own", () => {
+    expect(hp.pairKernel!(10)).not.toBeNull()
+    const plain: LinearFilter = { stateSize: hp.stateSize, steady: hp.steady, run: hp.run }
+    for (const [blockSize, chunk] of [[3600, undefined], [1, 500], [997, 3000], [20000, 40000]] as const) {
+      const spec = { padlen, margin: decayMargin(sos), chunk }
+      const paired = stream({ ...spec, filter: hp }, x, blockSize).y
+      expect([...paired]).toEqual([...stream({ ...spec, filter: plain }, x, blockSize).y])
+      expect(maxDiff(paired, offlineFiltfilt(hp, x, padlen))).toBeLessThan(1e-9)
+    }
   })
 
   it('is exact for an FIR (moving average) with a margin of width-1', () => {

@@ -154,8 +154,8 @@ describe('clean stage', () => {
   it('holds a bounded number of samples per lead, independent of record length', () => {
     const options: CleanOptions = { method: 'neurokit', highpassHz: 0.5, order: 5, powerlineHz: 50, zeroPhase: true }
     const lead = createLeadCleaner(options, FS)
-    // High-pass: margin + chunk of 4 margins (5 * 7685) + padlen 18 + 1; moving average: padlen 21 + 1.
-    expect(lead.maxHeld).toBe(5 * 7685 + 19 + 22)
+    // High-pass: margin + 2 chunks of 4 margins (9 * 7685) + padlen 18 + 1; moving average: padlen 21 + 1.
+    expect(lead.maxHeld).toBe(9 * 7685 + 19 + 22)
     let maxHeld = 0
     let out = 0
     const x = Float64Array.from(ecgLike(10 * 60 * FS, FS))
