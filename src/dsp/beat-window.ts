@@ -7,7 +7,11 @@
 // or TP segment) is subtracted, so raw signals with wander and cleaned signals look alike.
 // Speed (about 110,000 beats a day): the interpolation points depend on the rate only, so they
 // are computed once per windower, and the scratch arrays are reused from beat to beat (a typed
-// array of this size is allocated outside the heap, which cost more than the arithmetic).
+// array of this size is allocated outside the heap, which cost more than the arithmetic). The
+// input is read in place (extractFrom: the classifier's block or ring), at 250 Hz the smoothed
+// samples are the grid itself, and the flattest baseline stretch skips stretches whose ends
+// alone rule them out. The running sum of the box stays one chain in the plain order (the
+// windows must equal the plain definition bit for bit), so it sets the floor here.
 
 /** Rate of the beat grid, Hz. */
 export const GRID_HZ = 250
@@ -38,13 +42,15 @@ export interface BeatWindower {
   readonly before: number
   readonly after: number
   /** Filled by the caller with the beat's input samples (mV, NaN = invalid) before `extract`. */
-  readonly input: Float64Array
+  readonly input: Float32Array
   /**
    * Writes the beat on the grid into `wave` (WINDOW_LEN), baseline removed, and returns the
    * peak-to-peak of that baseline stretch (mV: large when noise hides the isoelectric line);
    * null when an input sample is not finite (gap, NaN, record edge).
    */
   extract(wave: Float64Array): number | null
+  /** As `extract`, reading the input samples from source[start..] in place (the ring or the block). */
+  extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null
 }
 
 /** Creates the windower for input rate fs (interpolation points computed once). */
@@ -52,38 +58,70 @@ export function createBeatWindower(fs: number): BeatWindower {
   const { before, after, box } = windowReach(fs)
   const n = before + after + 1
   const half = box >> 1
-  const input = new Float64Array(n)
+  const input = new Float32Array(n)
   const smooth = new Float64Array(n) // box-smoothed input, same indexing
-  const scratch: BaselineScratch = { lo: new Float64Array(BASE_TO), hi: new Float64Array(BASE_TO), preLo: new Float64Array(BASE_TO), preHi: new Float64Array(BASE_TO) }
-  // Grid point g lies at input position before + (g - CENTER) fs / GRID_HZ, whatever the beat.
+  // Grid point g lies at input position before + (g - CENTER) fs / GRID_HZ, whatever the beat:
+  // between input samples index[g] and index[g] + 1, with weights near[g] and far[g].
   const index = new Int32Array(WINDOW_LEN)
-  const frac = new Float64Array(WINDOW_LEN)
+  const near = new Float64Array(WINDOW_LEN)
+  const far = new Float64Array(WINDOW_LEN)
   for (let g = 0; g < WINDOW_LEN; g++) {
     const t = before + ((g - CENTER) * fs) / GRID_HZ
     index[g] = Math.floor(t)
-    frac[g] = t - Math.floor(t)
+    far[g] = t - Math.floor(t)
+    near[g] = 1 - far[g]
+  }
+  // At GRID_HZ itself (and at rates where every grid point falls on a sample one apart) the grid
+  // is a run of smoothed samples, written straight into the wave.
+  const direct = index.every((i, g) => i === index[0] + g && far[g] === 0) ? index[0] : -1
+  // Reads the window from source[start..start + n) (mV, NaN = invalid), any Float32Array.
+  function extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null {
+    // A centred box of odd or even width (left-biased), as a running sum in the order of the
+    // plain definition (add the newest sample, then drop the oldest): smooth[j] is the sum that
+    // ends at input j - half + box - 1, over box. The sum ends finite only if every input sample
+    // is (a NaN stays, an infinity turns to NaN or stays).
+    let sum = 0
+    for (let k = 0; k < box; k++) sum += source[start + k]
+    if (direct >= 0) {
+      // Only the sums whose smoothed sample is on the grid are divided and stored.
+      const from = direct + box - 1 - half
+      let k = box
+      for (; k <= from; k++) {
+        sum += source[start + k]
+        sum -= source[start + k - box]
+      }
+      for (let g = 0; g < WINDOW_LEN; g++, k++) {
+        wave[g] = sum / box
+        sum += source[start + k]
+        sum -= source[start + k - box]
+      }
+      for (; k < n; k++) {
+        sum += source[start + k]
+        sum -= source[start + k - box]
+      }
+      return Number.isFinite(sum) ? removeBaseline(wave) : null
+    }
+    smooth[half] = sum / box
+    for (let k = box; k < n; k++) {
+      sum += source[start + k]
+      sum -= source[start + k - box]
+      smooth[k - box + 1 + half] = sum / box
+    }
+    if (!Number.isFinite(sum)) return null
+    // On a sample (far 0, near 1) this is smooth[i] + (+-0), i.e. smooth[i]: a sum here is never
+    // -0 (see removeBaseline), and smooth[i + 1] is finite.
+    for (let g = 0; g < WINDOW_LEN; g++) {
+      const i = index[g]
+      wave[g] = smooth[i] * near[g] + smooth[i + 1] * far[g]
+    }
+    return removeBaseline(wave)
   }
   return {
     before,
     after,
     input,
-    extract(wave) {
-      // A centred box of odd or even width (left-biased), as a running sum. The sum ends finite
-      // only if every input sample is (a NaN stays, an infinity turns to NaN or stays).
-      let sum = 0
-      for (let k = 0; k < n; k++) {
-        sum += input[k]
-        if (k >= box) sum -= input[k - box]
-        if (k >= box - 1) smooth[k - box + 1 + half] = sum / box
-      }
-      if (!Number.isFinite(sum)) return null
-      for (let g = 0; g < WINDOW_LEN; g++) {
-        const i = index[g]
-        const f = frac[g]
-        wave[g] = f === 0 ? smooth[i] : smooth[i] * (1 - f) + smooth[i + 1] * f
-      }
-      return removeBaseline(wave, scratch)
-    },
+    extract: (wave) => extractFrom(input, 0, wave),
+    extractFrom,
   }
 }
 
@@ -92,48 +130,34 @@ const BASE_FROM = at(-PRE_MS)
 const BASE_TO = at(-40)
 
 // Subtracts the mean of the flattest 40 ms (least peak-to-peak) between 250 and 40 ms before the
-// beat; returns that peak-to-peak. The minimum and maximum of each 40 ms stretch come from running
-// ones (van Herk / Gil-Werman): cut the range into blocks of BASE_LEN; a stretch starting at a
-// covers the end of its block (the extremes from a to the block's end, lo/hi) and the start of the
-// next one (those from that block's start to a + BASE_LEN - 1, preLo/preHi; a stretch that starts
-// a block gets that block twice). Exact (min and max do not round), and on real beats, where
-// these comparisons are hard to predict, under half the time of scanning every stretch.
-function removeBaseline(w: Float64Array, s: BaselineScratch): number {
-  const len = BASE_TO - BASE_FROM
-  const { lo, hi, preLo, preHi } = s
-  for (let start = 0; start < len; start += BASE_LEN) {
-    const end = Math.min(start + BASE_LEN, len)
-    preLo[start] = preHi[start] = w[BASE_FROM + start]
-    for (let k = start + 1; k < end; k++) {
-      preLo[k] = Math.min(preLo[k - 1], w[BASE_FROM + k])
-      preHi[k] = Math.max(preHi[k - 1], w[BASE_FROM + k])
-    }
-    lo[end - 1] = hi[end - 1] = w[BASE_FROM + end - 1]
-    for (let k = end - 2; k >= start; k--) {
-      lo[k] = Math.min(lo[k + 1], w[BASE_FROM + k])
-      hi[k] = Math.max(hi[k + 1], w[BASE_FROM + k])
-    }
-  }
+// beat; returns that peak-to-peak. A stretch's peak-to-peak is at least the difference of its end
+// values (rounding is monotonic, so also in floating point), so a stretch whose ends already differ
+// by the best so far cannot be strictly flatter and is not scanned: on real beats most of them.
+// The extremes are taken with comparisons rather than Math.min/max (which branch on NaN and
+// signed zeros): the same values here, as a wave holds neither (extract returns before
+// interpolating a non-finite input, and the running sum, the division and the interpolation with
+// weights in (0, 1] never make a -0 from the +0 the sum starts at).
+function removeBaseline(w: Float64Array): number {
   let best = Infinity
   let flattest = 0
-  for (let a = 0; a + BASE_LEN <= len; a++) {
-    const e = a + BASE_LEN - 1
-    const ptp = Math.max(hi[a], preHi[e]) - Math.min(lo[a], preLo[e])
-    if (ptp < best) {
-      best = ptp
+  for (let a = BASE_FROM; a + BASE_LEN <= BASE_TO; a++) {
+    const first = w[a]
+    if (Math.abs(w[a + BASE_LEN - 1] - first) >= best) continue
+    let lo = first
+    let hi = first
+    for (let k = a + 1; k < a + BASE_LEN; k++) {
+      const v = w[k]
+      if (v < lo) lo = v
+      if (v > hi) hi = v
+    }
+    if (hi - lo < best) {
+      best = hi - lo
       flattest = a
     }
   }
   let sum = 0
-  for (let k = BASE_FROM + flattest; k < BASE_FROM + flattest + BASE_LEN; k++) sum += w[k]
+  for (let k = flattest; k < flattest + BASE_LEN; k++) sum += w[k]
   const level = sum / BASE_LEN
   for (let k = 0; k < WINDOW_LEN; k++) w[k] -= level
   return best
-}
-
-interface BaselineScratch {
-  lo: Float64Array
-  hi: Float64Array
-  preLo: Float64Array
-  preHi: Float64Array
 }

@@ -229,6 +229,24 @@ describe('createBeatWindower', () => {
     expect(w.extract(again)).toBe(ptp)
     expect(again).toEqual(ref)
   })
+
+  // The classifier reads a window in place from the block or the ring: at any offset of any
+  // Float32Array, the same window as from the input.
+  it.each([250, 360])('reads a window in place at any offset the same as from its input at %i Hz', (fs) => {
+    const w = createBeatWindower(fs)
+    const n = w.input.length
+    const source = Float32Array.from({ length: 3 * n }, (_, k) => Math.sin(k / 11) + 0.2 * Math.cos(k / 3))
+    for (const start of [0, 1, n - 1, 2 * n]) {
+      w.input.set(source.subarray(start, start + n))
+      const ref = new Float64Array(WINDOW_LEN)
+      const ptp = w.extract(ref)
+      const wave = new Float64Array(WINDOW_LEN)
+      expect(Object.is(w.extractFrom(source, start, wave), ptp)).toBe(true)
+      expect(wave.every((v, i) => Object.is(v, ref[i]))).toBe(true)
+    }
+    source[n + 5] = NaN
+    expect(w.extractFrom(source, 6, new Float64Array(WINDOW_LEN))).toBeNull()
+  })
 })
 
 // The plain definitions the fast code must equal bit for bit (the classifier's labels depend on
