@@ -1,0 +1,158 @@
+// Speed of the streaming QRS detector (src/dsp/qrs-*.ts), before and after, in one run. The
+// "before" version is taken from git (`git show <rev>:src/dsp/...` into a temporary directory,
+// never into src/, with the butterworth and sos-filter files of the same revision) and runs side
+// by side with the current one on the same stream: every block the read stage yields (lead 0,
+// raw signal) goes to both detectors, in alternating order, each call timed on its own, so both
+// see the same machine load and their ratio holds even on a busy shared machine. Their beats are
+// compared sample for sample. Records: MIT-BIH 100, 101, 102, 208 (360 Hz, 30 min), the 23 h
+// Icentia11k recording (20 segments as one record, 250 Hz) and the tiled 24 h EDF+ file
+// (record 100 at 360 Hz, bench/build-tiled-edf.ts). Each figure is the median of the runs.
+//
+//   npx tsx bench/qrs-speed.ts [--before <rev>] [--runs 3] [--no-24h]
+//   (writes bench/results/qrs-speed.md, keeping its hand-written part from "## Notes" on;
+//   --before defaults to the last commit before the speed work)
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import type { Item, SampleBlock } from '../src/core/items.ts'
+import { createQrsDetector, type QrsDetector, type QrsDetectorOptions } from '../src/dsp/qrs-detector.ts'
+import read from '../src/stages/read.ts'
+import { readContext, recordSpec } from '../test/helpers/read-record.ts'
+import { ROOT, sharedPath } from '../test/helpers/shared.ts'
+import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
+import { median } from './measure-child.ts'
+
+const BEFORE_REV = '1a935e34c93f90a327adfd5f1a06c6de2fb1522f' // the detector before the speed work
+
+const { values: args } = parseArgs({
+  options: { before: { type: 'string', default: BEFORE_REV }, runs: { type: 'string', default: '3' }, 'no-24h': { type: 'boolean', default: false } },
+})
+const runs = Number(args.runs)
+const log = (s: string) => process.stderr.write(s + '\n')
+
+type Create = (o: QrsDetectorOptions) => QrsDetector
+
+/** The detector as it was at `rev`, from a temporary copy of its files and the filters it imports. */
+async function loadBefore(rev: string, dir: string): Promise<Create> {
+  await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
+  const files = execFileSync('git', ['ls-tree', '--name-only', rev, 'src/dsp/'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => /\/(qrs-[a-z-]+|butterworth|sos-filter)\.ts$/.test(f))
+  for (const f of files) await writeFile(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${rev}:${f}`], { cwd: ROOT, encoding: 'utf8' }))
+  const mod = (await import(pathToFileURL(path.join(dir, 'qrs-detector.ts')).href)) as { createQrsDetector: Create }
+  return mod.createQrsDetector
+}
+
+interface Pass {
+  samples: number
+  fs: number
+  beats: number
+  /** Seconds inside each version's push/finish. */
+  seconds: number[]
+  /** First differing beat between the versions, if any. */
+  differs: string | null
+}
+
+/** Streams `files` as one record into every version's detector. */
+async function pass(files: string[], creates: Create[]): Promise<Pass> {
+  const out: Pass = { samples: 0, fs: 0, beats: 0, seconds: creates.map(() => 0), differs: null }
+  const beats: number[][] = creates.map(() => [])
+  let dets: QrsDetector[] = []
+  let flip = 0
+  // Calls `f` on every version, the order alternating from call to call, timing each.
+  const each = (f: (d: QrsDetector) => number[]) => {
+    flip ^= 1
+    for (let j = 0; j < dets.length; j++) {
+      const v = flip ? j : dets.length - 1 - j
+      const t = performance.now()
+      const found = f(dets[v])
+      out.seconds[v] += (performance.now() - t) / 1000
+      for (const s of found) beats[v].push(s)
+    }
+  }
+  let offset = 0
+  for (const file of files) {
+    let length = 0
+    for await (const item of read.transform((async function* () {})(), readContext(recordSpec(file))) as AsyncIterable<Item>) {
+      if (item.kind !== 'block') continue
+      const block = item as SampleBlock
+      if (dets.length === 0) {
+        out.fs = block.fs
+        dets = creates.map((c) => c({ fs: block.fs }))
+      }
+      const x = block.leads[0]
+      const start = offset + block.startSample
+      each((d) => d.push(x, start))
+      length = Math.max(length, block.startSample + x.length)
+    }
+    offset += length
+  }
+  if (dets.length > 0) each((d) => d.finish())
+  out.samples = offset
+  out.beats = beats[beats.length - 1].length
+  for (let v = 0; v < beats.length - 1 && out.differs === null; v++) {
+    const a = beats[v], b = beats[beats.length - 1]
+    const i = a.findIndex((s, k) => s !== b[k])
+    if (i >= 0) out.differs = `beat ${i + 1}: ${a[i]} vs ${b[i]}`
+    else if (a.length !== b.length) out.differs = `beat counts ${a.length} vs ${b.length}`
+  }
+  return out
+}
+
+const cases = [
+  ...['100', '101', '102', '208'].map((r) => ({ id: `MIT-BIH ${r}`, files: [sharedPath(`data/mitdb/${r}`)] })),
+  { id: 'Icentia11k p00000 (s00-s19, 23 h)', files: Array.from({ length: 20 }, (_, i) => sharedPath(`data/icentia11k/p00000_s${String(i).padStart(2, '0')}`)) },
+]
+if (!args['no-24h']) {
+  await ensureTiledFiles(log)
+  const file = TILED_FILES.find((f) => f.name === '24h')!.file
+  if (existsSync(file)) cases.push({ id: 'MIT-BIH 100 tiled (EDF+, 24 h)', files: [file] })
+}
+
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'qrs-before-'))
+const rows: string[] = []
+try {
+  const before = await loadBefore(args.before, tmp)
+  const name = /^[0-9a-f]{40}$/.test(args.before) ? args.before.slice(0, 7) : args.before
+  for (const c of cases) {
+    const results: Pass[] = []
+    for (let r = 0; r < runs; r++) {
+      results.push(await pass(c.files, [before, createQrsDetector]))
+      const last = results[results.length - 1]
+      log(`${c.id} run ${r + 1}: before ${last.seconds[0].toFixed(3)} s, after ${last.seconds[1].toFixed(3)} s${last.differs ? `; DIFFERS at ${last.differs}` : ''}`)
+    }
+    const p = results[0]
+    const [b, a] = [0, 1].map((i) => median(results.map((x) => x.seconds[i])))
+    const ns = (s: number) => ((s * 1e9) / p.samples).toFixed(1)
+    const same = results.every((x) => x.differs === null) ? 'yes' : `**no**: ${results.find((x) => x.differs)!.differs}`
+    rows.push(`| ${[c.id, p.fs, (p.samples / p.fs / 3600).toFixed(2), p.beats, b.toFixed(3), a.toFixed(3), ns(b), ns(a), `${(b / a).toFixed(2)}x`, same].join(' | ')} |`)
+  }
+  const head = ['record', 'Hz', 'hours', 'beats', `before (${name}) s`, 'after s', 'before ns/sample', 'after ns/sample', 'speed-up', 'identical beats']
+  const md = [
+    '# QRS detector speed',
+    '',
+    `\`npx tsx bench/qrs-speed.ts${process.argv.slice(2).map((a) => ' ' + a).join('')}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}).`,
+    `Seconds spent inside the detectors' push/finish calls, median of ${runs} runs; both versions are fed the same`,
+    'blocks (read stage, lead 0, raw signal) in one stream, in alternating order, so both see the same machine',
+    'load. ns/sample divides by the samples. "Identical beats" compares every beat sample between the versions.',
+    'Timings on this shared machine vary by 20-50 % between runs; the speed-up is the figure to read.',
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows,
+    '',
+  ].join('\n')
+  console.log(md)
+  const out = path.join(ROOT, 'bench/results/qrs-speed.md')
+  const old = await readFile(out, 'utf8').catch(() => '')
+  const notes = old.indexOf('\n## Notes')
+  await mkdir(path.dirname(out), { recursive: true })
+  await writeFile(out, notes < 0 ? md : md + '\n' + old.slice(notes + 1))
+} finally {
+  await rm(tmp, { recursive: true, force: true })
+}
