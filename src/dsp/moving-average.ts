@@ -125,7 +125,7 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
   // again by addition), so those checks would not have fired and the result is the checked loop's.
   // Otherwise the stretch is redone with the checks from the saved sums (clean never feeds a NaN:
   // it ends the segment there, so that path is for other users of the filter).
-  function feed(src: Float64Array, from: number, to: number, out: Float64Array, o: number): number {
+  function feed(src: Float64Array | Float32Array, from: number, to: number, out: Float64Array, o: number): number {
     for (let at = from; at < to; ) {
       const n = Math.min(BLOCK, to - at)
       xs.set(src.subarray(at, at + n), m)

@@ -41,8 +41,8 @@ export interface ZeroPhaseSpec {
 }
 
 export interface ZeroPhaseStream {
-  /** Feeds samples; returns the outputs that are final, in order. */
-  push(x: Float64Array): Float64Array
+  /** Feeds samples (copied, not kept); returns the outputs that are final, in order. */
+  push(x: Float64Array | Float32Array): Float64Array
   /** Ends the segment (scipy's right-edge handling) and returns the rest; the stream restarts clean. */
   finish(): Float64Array
   /** Samples currently held (forward buffer plus start-up head). */
@@ -112,7 +112,7 @@ export function createZeroPhase(spec: ZeroPhaseSpec): ZeroPhaseStream {
     out.push(wbuf.slice(0, chunk))
   }
 
-  function forward(x: Float64Array, out: Float64Array[]): void {
+  function forward(x: Float64Array | Float32Array, out: Float64Array[]): void {
     for (let off = 0; off < x.length; ) {
       const k = Math.min(x.length - off, cap - ylen)
       ybuf.set(x.subarray(off, off + k), ylen)

@@ -39,7 +39,8 @@ export type CleanOptions = z.infer<typeof schema>
 
 /** A filter over one contiguous segment of one lead; `finish` flushes and makes it ready to restart. */
 export interface SegmentFilter {
-  push(x: Float64Array): Float64Array
+  /** Feeds samples (copied, not kept); returns the outputs that are final. */
+  push(x: Float64Array | Float32Array): Float64Array
   finish(): Float64Array
   held(): number
   maxHeld: number
@@ -63,7 +64,8 @@ function causal(filter: LinearFilter): SegmentFilter {
       if (!started && x.length > 0) filter.steady(state, x[0])
       started ||= x.length > 0
       const y = new Float64Array(x.length)
-      filter.run(state, x, y, 0, x.length, 1)
+      y.set(x)
+      filter.run(state, y, y, 0, x.length, 1)
       return y
     },
     finish() {
@@ -110,9 +112,10 @@ export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFil
 function cleanLead(f: SegmentFilter, x: Float32Array, out: Float64Array[]): void {
   let i = 0
   while (i < x.length) {
+    // The filters take the Float32 view as it is (they copy what they keep).
     let j = i
     while (j < x.length && Number.isFinite(x[j])) j++
-    if (j > i) out.push(f.push(Float64Array.from(x.subarray(i, j))))
+    if (j > i) out.push(f.push(x.subarray(i, j)))
     if (j === x.length) break
     out.push(f.finish())
     let k = j
