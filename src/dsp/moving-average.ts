@@ -7,6 +7,7 @@
 // zero-phase.ts) and a one-pass streaming filtfilt of it (what `clean` runs).
 import type { LinearFilter } from './sos-filter.ts'
 import type { ZeroPhaseStream } from './zero-phase.ts'
+import { instantiateFilterKernels } from './filter-kernels.ts'
 
 /** Boxcar width NeuroKit2 uses for the powerline step at sampling rate `fs`. */
 export function powerlineWidth(fs: number, powerlineHz: number): number {
@@ -89,23 +90,28 @@ const BLOCK = 4096
  * extension and u as constant after the right one (the backward pass starts from steady(u_last));
  * with padlen = 3*width > m only segments of at most m samples ever need the latter. Running sums
  * are re-summed every RESUM_EVERY values from the segment start and when not finite, so the
- * output does not depend on how the input is blocked.
+ * output does not depend on how the input is blocked. `wasm: false` keeps to the JavaScript loop
+ * (the WebAssembly kernel gives the same bits; tests compare the two).
  */
-export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
+export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean } = {}): ZeroPhaseStream {
   if (!Number.isInteger(width) || width < 1) throw new RangeError(`moving-average width must be a positive integer, found ${width}`)
   const m = width - 1
   const inv = 1 / width
   const padlen = movingAveragePadlen(width)
   const head = new Float64Array(padlen + 1) // the segment's first samples, for the left extension
   const tail = new Float64Array(padlen + 1) // ring of the last padlen+1 inputs, for the right one
-  // Work buffers: [0, m) the m values before the block (oldest first), then the block.
-  const xs = new Float64Array(m + BLOCK)
-  const us = new Float64Array(m + BLOCK)
-  const zs = new Float64Array(BLOCK) // the block's outputs, before those still to drop are dropped
+  // Work buffers: [0, m) the m values before the block (oldest first), then the block; with the
+  // WebAssembly kernel (filter-kernels.ts: about half the JavaScript loop's time), in its memory.
+  const X = 0, U = 8 * (m + BLOCK), Z = 2 * U, S = Z + 8 * BLOCK
+  const wasm = options.wasm === false ? null : instantiateFilterKernels(S + 24)
+  const buffer = (at: number, length: number) => wasm?.view(at, length) ?? new Float64Array(length)
+  const xs = buffer(X, m + BLOCK)
+  const us = buffer(U, m + BLOCK)
+  const zs = buffer(Z, BLOCK) // the block's outputs, before those still to drop are dropped
   // The sums of the m values before the current one in xs and us, and the values fed since they
   // were last re-summed. In a Float64Array, not closure variables, so that feed()'s loop keeps
   // them unboxed (as closure variables they cost two heap numbers per sample).
-  const sums = new Float64Array(3)
+  const sums = buffer(S, 3)
   const XSUM = 0, USUM = 1, SINCE = 2
   let skip = 0 // outputs still to drop: those of the left extension and of the first m values
   let headLen = 0, seen = 0, emitted = 0
@@ -148,23 +154,30 @@ export function createZeroPhaseMovingAverage(width: number): ZeroPhaseStream {
   // Values k0..k1 of the block in xs (no re-sum due before k1), outputs to z[k]; true when the
   // sums stayed finite (state advanced, re-summed if due at k1), false otherwise (sums as before).
   function stretch(k0: number, k1: number, z: Float64Array): boolean {
-    // Locals, not the closure's variables, so V8 keeps them in registers in the loop.
-    const x = xs, y = us, w = m, f = inv
-    let xa = sums[XSUM], ua = sums[USUM]
-    for (let k = k0; k < k1; k++) {
-      const v = x[k + w]
-      const u = (v + xa) * f
-      y[k + w] = u
-      z[k] = (u + ua) * f
-      xa += v - x[k]
-      ua += u - y[k]
+    if (wasm) {
+      if (!wasm.kernels.maStretch(X + 8 * k0, U + 8 * k0, Z + 8 * k0, m, k1 - k0, inv, S)) return false
+    } else {
+      // Locals, not the closure's variables, so V8 keeps them in registers in the loop.
+      const x = xs, y = us, w = m, f = inv
+      let xa = sums[XSUM], ua = sums[USUM]
+      for (let k = k0; k < k1; k++) {
+        const v = x[k + w]
+        const u = (v + xa) * f
+        y[k + w] = u
+        z[k] = (u + ua) * f
+        xa += v - x[k]
+        ua += u - y[k]
+      }
+      if (xa - xa !== 0 || ua - ua !== 0) return false
+      sums[XSUM] = xa
+      sums[USUM] = ua
     }
-    if (xa - xa !== 0 || ua - ua !== 0) return false
     const since = sums[SINCE] + (k1 - k0)
-    const due = since === RESUM_EVERY
-    sums[XSUM] = due ? sum(xs, k1) : xa
-    sums[USUM] = due ? sum(us, k1) : ua
-    sums[SINCE] = due ? 0 : since
+    if (since === RESUM_EVERY) {
+      sums[XSUM] = sum(xs, k1)
+      sums[USUM] = sum(us, k1)
+      sums[SINCE] = 0
+    } else sums[SINCE] = since
     return true
   }
 
