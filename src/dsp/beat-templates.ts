@@ -10,7 +10,8 @@
 // amplitude test comes before the correlation (it is free and rules out about a quarter of the
 // templates), each template keeps its centred values until it changes, and the beat's match
 // with the dominant template is reused when it was computed while assigning.
-import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, MATCH_FROM, MATCH_TO, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
+import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, type Match, MATCH_FROM, MATCH_TO } from './beat-features.ts'
+import { createBeatMatcher } from './beat-match.ts'
 
 export interface Template {
   /** Running average of its beats over the match range (MATCH_FROM..MATCH_TO of the grid). */
@@ -58,16 +59,18 @@ export function createTemplateSet(): TemplateSet {
   const templates: Template[] = []
   let dom: Template | null = null
   let beatNumber = 0
-  const variances = new Float64Array(SHIFTS) // of the beat being assigned (shiftVariances)
-  let variancesOf = -1 // beat number they belong to
+  // WebAssembly SIMD where available (beat-match.ts); a replaced template's centred values are
+  // reused by the one replacing it, so the matcher's MAX_TEMPLATES slots suffice.
+  const matcher = createBeatMatcher(MAX_TEMPLATES)
+  let matcherBeat = -1 // beat number the matcher holds
 
   function matchOf(template: Template, shape: BeatShape): Match {
     if (template.matchedBeat !== beatNumber) {
-      if (variancesOf !== beatNumber) {
-        shiftVariances(shape.wave, variances)
-        variancesOf = beatNumber
+      if (matcherBeat !== beatNumber) {
+        matcher.setBeat(shape.wave)
+        matcherBeat = beatNumber
       }
-      matchCentred(shape.wave, variances, template.centred, template.match)
+      matcher.match(template.centred, template.match)
       template.matchedBeat = beatNumber
     }
     return template.match
@@ -99,20 +102,20 @@ export function createTemplateSet(): TemplateSet {
   }
 
   function create(shape: BeatShape): Template {
-    const template: Template = {
-      range: shape.wave.slice(MATCH_FROM, MATCH_TO), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
-      centred: createCentred(), match: { corr: -1, shift: 0 }, matchedBeat: -1,
-    }
-    centreTemplate(template.range, template.centred)
-    if (templates.length < MAX_TEMPLATES) templates.push(template)
-    else {
-      let weakest = -1
+    let weakest = -1
+    if (templates.length === MAX_TEMPLATES) {
       for (let i = 0; i < templates.length; i++) {
         const t = templates[i]
         if (t !== dom && (weakest < 0 || t.support < templates[weakest].support)) weakest = i
       }
-      templates[weakest] = template
     }
+    const template: Template = {
+      range: shape.wave.slice(MATCH_FROM, MATCH_TO), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
+      centred: weakest < 0 ? matcher.createCentred() : templates[weakest].centred, match: { corr: -1, shift: 0 }, matchedBeat: -1,
+    }
+    centreTemplate(template.range, template.centred)
+    if (weakest < 0) templates.push(template)
+    else templates[weakest] = template
     return template
   }
 

@@ -1,0 +1,131 @@
+// Writes src/dsp/beat-match.wasm.ts: the WebAssembly kernels of src/dsp/beat-match.ts (template
+// matching for the beat classifier), as WAT text generated below and assembled by wabt (a
+// devDependency; the assembled bytes are committed, so neither a run nor a test needs wabt, and
+// test/dsp/beat-match.test.ts checks they are these). Same pattern as scripts/wasm-kernels.mjs.
+//
+// The two lanes of an f64x2 register hold two neighbouring shifts (d, d + 1) of the same sum:
+// one unaligned v128.load of the beat at k + d gives both lanes their sample, the template value
+// is splatted, and each lane adds in k order, exactly as beat-features.ts's accumulators do
+// (WebAssembly neither fuses nor reorders floating-point operations), so every sum, variance and
+// correlation is bit-identical to the JavaScript. The 13 shifts take 7 registers; the 14th lane
+// (shift +7) is computed and ignored. The k loop is unrolled (constant load offsets, no counter).
+// Layout (bytes, f64): the beat's samples from MATCH_FROM - MAX_SHIFT on at BEAT (PAIRS * 2 +
+// MATCH_LEN - 1 values), its shift variances at VARIANCES (14), the best correlation at BEST, and
+// templates' centred match ranges (MATCH_LEN values each) from TEMPLATES on, SLOT bytes apart.
+//
+//   node scripts/wasm-beat-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
+import { readFile, writeFile } from 'node:fs/promises'
+import wabtInit from 'wabt'
+
+const OUT = new URL('../src/dsp/beat-match.wasm.ts', import.meta.url)
+
+/** beat-features.ts's MATCH_LEN and SHIFTS (the test checks they agree). */
+export const MATCH_LEN = 70
+export const SHIFTS = 13
+const PAIRS = Math.ceil(SHIFTS / 2)
+/** Memory layout, bytes. */
+export const BEAT = 0
+export const BEAT_LEN = 2 * PAIRS + MATCH_LEN - 1
+export const VARIANCES = 8 * 96
+export const BEST = VARIANCES + 16 * PAIRS
+export const TEMPLATES = 1024
+export const SLOT = 8 * MATCH_LEN
+
+/** k values per loop iteration (divides MATCH_LEN). */
+const UNROLL = Number(process.env.BEAT_UNROLL ?? 10)
+
+const pairs = [...Array(PAIRS).keys()]
+const ks = [...Array(UNROLL).keys()]
+const get = (n) => `(local.get $${n})`
+const set = (n, v) => `(local.set $${n} ${v})`
+const beatAt = (k, p) => `(v128.load offset=${8 * (k + 2 * p)} (local.get $j))`
+const locals = (names) => names.map((n) => `(local $${n} v128)`).join(' ')
+
+// variances(): per shift d, the sum and the sum of squares of the beat over the match range moved
+// by d, then sum2 - sum * sum / MATCH_LEN (shiftVariances's operations and order).
+// Runs `body` (UNROLL steps of k, reading at $j and $at) MATCH_LEN / UNROLL times, advancing both.
+const loop = (body) => `(local.set $j (i32.const ${BEAT}))
+    (loop $next
+      ${body.join('\n      ')}
+      (local.set $at (i32.add (local.get $at) (i32.const ${8 * UNROLL})))
+      (local.set $j (i32.add (local.get $j) (i32.const ${8 * UNROLL})))
+      (br_if $next (i32.lt_u (local.get $j) (i32.const ${BEAT + 8 * MATCH_LEN}))))`
+
+function variancesKernel() {
+  const body = ks.flatMap((k) => pairs.flatMap((p) => [
+    set(`x`, beatAt(k, p)),
+    set(`s${p}`, `(f64x2.add ${get(`s${p}`)} ${get('x')})`),
+    set(`q${p}`, `(f64x2.add ${get(`q${p}`)} (f64x2.mul ${get('x')} ${get('x')}))`),
+  ]))
+  const store = pairs.map((p) => `(v128.store offset=${VARIANCES + 16 * p} (i32.const 0) (f64x2.sub ${get(`q${p}`)} (f64x2.div (f64x2.mul ${get(`s${p}`)} ${get(`s${p}`)}) (f64x2.splat (f64.const ${MATCH_LEN})))))`)
+  return `  (func (export "variances")
+    ${locals(['x', ...pairs.flatMap((p) => [`s${p}`, `q${p}`])])} (local $j i32) (local $at i32)
+    ${loop(body)}
+    ${store.join('\n    ')})`
+}
+
+// match(t, tVar): the covariance of the beat with the centred template at address t for every
+// shift, each a sum in k order; then matchCentred's consider(): corr = cov / sqrt(tVar * bVar)
+// where both variances are positive (else 0), the first strictly best from shift -MAX_SHIFT up.
+// Stores the best correlation at BEST and returns its shift index (shift + MAX_SHIFT; shift 0 and
+// correlation -1 when none exceeds -1, as there).
+function matchKernel() {
+  const body = ks.flatMap((k) => [
+    set('t', `(v128.load64_splat offset=${8 * k} (local.get $at))`),
+    ...pairs.map((p) => set(`c${p}`, `(f64x2.add ${get(`c${p}`)} (f64x2.mul ${beatAt(k, p)} ${get('t')}))`)),
+  ])
+  const corr = pairs.flatMap((p) => {
+    const bVar = `(v128.load offset=${VARIANCES + 16 * p} (i32.const 0))`
+    return [
+      set('x', bVar),
+      set(`c${p}`, `(v128.bitselect (f64x2.div ${get(`c${p}`)} (f64x2.sqrt (f64x2.mul ${get('tv')} ${get('x')}))) (v128.const i64x2 0 0) (v128.and ${get('tpos')} (f64x2.gt ${get('x')} (v128.const i64x2 0 0))))`),
+    ]
+  })
+  const choose = [...Array(SHIFTS).keys()].flatMap((e) => [
+    `(local.set $corr (f64x2.extract_lane ${e % 2} ${get(`c${e >> 1}`)}))`,
+    `(if (f64.gt (local.get $corr) (local.get $best)) (then (local.set $best (local.get $corr)) (local.set $shift (i32.const ${e}))))`,
+  ])
+  return `  (func (export "match") (param $at i32) (param $tVar f64) (result i32)
+    ${locals(['t', 'x', 'tv', 'tpos', ...pairs.map((p) => `c${p}`)])} (local $corr f64) (local $best f64) (local $shift i32) (local $j i32)
+    ${loop(body)}
+    ${set('tv', '(f64x2.splat (local.get $tVar))')}
+    ${set('tpos', `(f64x2.gt ${get('tv')} (v128.const i64x2 0 0))`)}
+    ${corr.join('\n    ')}
+    (local.set $best (f64.const -1))
+    (local.set $shift (i32.const ${SHIFTS >> 1}))
+    ${choose.join('\n    ')}
+    (f64.store offset=${BEST} (i32.const 0) (local.get $best))
+    (local.get $shift))`
+}
+
+export function kernelsWat() {
+  return `(module\n  (import "env" "memory" (memory 1))\n${variancesKernel()}\n${matchKernel()}\n)\n`
+}
+
+export async function kernelsSource() {
+  const wabt = await wabtInit()
+  const module = wabt.parseWat('beat-match.wat', kernelsWat(), { simd: true })
+  module.validate()
+  const bytes = Buffer.from(module.toBinary({}).buffer)
+  module.destroy()
+  const lines = bytes.toString('base64').match(/.{1,96}/g) ?? []
+  return [
+    '// Generated by scripts/wasm-beat-kernels.mjs from the WAT text there; do not edit. The kernels of',
+    '// beat-match.ts: variances (the beat\'s per-shift variances) and match (its best correlation with',
+    '// a centred template), two shifts per f64x2 register (WebAssembly SIMD).',
+    `export const BEAT_MATCH_WASM = '${lines.join('')}'`,
+    `export const BEAT_MATCH_LAYOUT = ${JSON.stringify({ MATCH_LEN, SHIFTS, BEAT, BEAT_LEN, VARIANCES, BEST, TEMPLATES, SLOT })}`,
+    '',
+  ].join('\n')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const source = await kernelsSource()
+  if (process.argv.includes('--check')) {
+    const committed = await readFile(OUT, 'utf8').catch(() => '')
+    if (committed !== source) {
+      console.error('src/dsp/beat-match.wasm.ts differs from what scripts/wasm-beat-kernels.mjs generates; run it and commit the result')
+      process.exit(1)
+    }
+  } else await writeFile(OUT, source)
+}

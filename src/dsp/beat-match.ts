@@ -1,0 +1,80 @@
+// Template matching for the beat classifier (beat-templates.ts) in WebAssembly SIMD, with the
+// JavaScript of beat-features.ts (shiftVariances, matchCentred) as the fallback where SIMD is
+// missing. Matching is the largest part of the classifier's time; the kernels (scripts/
+// wasm-beat-kernels.mjs) put two shifts of one sum in the lanes of an f64x2 register, each lane
+// summing in the JavaScript's k order, so results are bit-identical to it (test/dsp/
+// beat-match.test.ts). A template's centred values live in the instance's memory (a Float64Array
+// view that centreTemplate fills in place), so a match copies nothing; the beat's match range
+// (83 values) is copied in once per beat.
+import { type CentredTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
+import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
+
+export interface BeatMatcher {
+  /** A centred template for `match`; at most `slots` (createBeatMatcher's) at a time. */
+  createCentred(): CentredTemplate
+  /** Sets the beat (a beat-window.ts wave) that `match` compares; once per beat. */
+  setBeat(wave: Float64Array): void
+  /** matchCentred of the beat set last with `t` (one of this matcher's centred templates). */
+  match(t: CentredTemplate, out: Match): Match
+}
+
+let compiled: WebAssembly.Module | null | undefined
+
+// Compiled once per thread on first use (synchronous); null where WebAssembly SIMD is missing.
+function beatMatchModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    const bytes = Buffer.from(BEAT_MATCH_WASM, 'base64')
+    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null
+  }
+  return compiled
+}
+
+/** The matcher in JavaScript (beat-features.ts), for where WebAssembly SIMD is unavailable. */
+export function createJsBeatMatcher(): BeatMatcher {
+  const variances = new Float64Array(SHIFTS)
+  let beat: Float64Array = new Float64Array(0)
+  return {
+    createCentred,
+    setBeat(wave) {
+      beat = wave
+      shiftVariances(wave, variances)
+    },
+    match: (t, out) => matchCentred(beat, variances, t, out),
+  }
+}
+
+/** The matcher in WebAssembly SIMD with room for `slots` templates; null where SIMD is unavailable. */
+export function createWasmBeatMatcher(slots: number): BeatMatcher | null {
+  const module = beatMatchModule()
+  if (!module) return null
+  if (L.MATCH_LEN !== MATCH_LEN || L.SHIFTS !== SHIFTS) throw new Error(`beat-match: the kernels were generated for MATCH_LEN ${L.MATCH_LEN} and SHIFTS ${L.SHIFTS}, beat-features.ts has ${MATCH_LEN} and ${SHIFTS}; run scripts/wasm-beat-kernels.mjs with its constants updated`)
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((L.TEMPLATES + slots * L.SLOT) / 65536) || 1 })
+  const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as { variances(): void; match(at: number, tVar: number): number }
+  const buffer = memory.buffer
+  const beat = new Float64Array(buffer, L.BEAT, L.BEAT_LEN)
+  const best = new Float64Array(buffer, L.BEST, 1)
+  const from = MATCH_FROM - MAX_SHIFT
+  let used = 0
+  return {
+    createCentred() {
+      if (used === slots) throw new RangeError(`beat-match: all ${slots} template slots are taken; reuse a replaced template's centred values or create the matcher with more slots`)
+      return { centred: new Float64Array(buffer, L.TEMPLATES + L.SLOT * used++, MATCH_LEN), variance: 0 }
+    },
+    setBeat(wave) {
+      beat.set(wave.subarray(from, from + L.BEAT_LEN))
+      kernels.variances()
+    },
+    match(t, out) {
+      if (t.centred.buffer !== buffer) throw new RangeError('beat-match: the template was not made by this matcher\'s createCentred()')
+      const e = kernels.match(t.centred.byteOffset, t.variance)
+      out.corr = best[0]
+      out.shift = e - MAX_SHIFT
+      return out
+    },
+  }
+}
+
+/** The WebAssembly matcher where SIMD is available, else the JavaScript one; one per template set. */
+export function createBeatMatcher(slots: number): BeatMatcher {
+  return createWasmBeatMatcher(slots) ?? createJsBeatMatcher()
+}
