@@ -1,7 +1,8 @@
 // Writes src/dsp/beat-match.wasm.ts: the WebAssembly kernels of src/dsp/beat-match.ts (template
-// matching for the beat classifier), as WAT text generated below and assembled by wabt (a
-// devDependency; the assembled bytes are committed, so neither a run nor a test needs wabt, and
-// test/dsp/beat-match.test.ts checks they are these). Same pattern as scripts/wasm-kernels.mjs.
+// matching for the beat classifier) and src/dsp/beat-window-wasm.ts (the window's smoothing), as
+// WAT text generated below and assembled by wabt (a devDependency; the assembled bytes are
+// committed, so neither a run nor a test needs wabt, and test/dsp/beat-match.test.ts checks they
+// are these). Same pattern as scripts/wasm-kernels.mjs.
 //
 // The two lanes of an f64x2 register hold two neighbouring shifts (d, d + 1) of the same sum:
 // one unaligned v128.load of the beat at k + d gives both lanes their sample, the template value
@@ -30,6 +31,8 @@ export const VARIANCES = 8 * 96
 export const BEST = VARIANCES + 16 * PAIRS
 export const TEMPLATES = 1024
 export const SLOT = 8 * MATCH_LEN
+/** beat-window.ts's WINDOW_LEN (the test checks it agrees). */
+export const WINDOW_LEN = 177
 
 /** k values per loop iteration (divides MATCH_LEN). */
 const UNROLL = Number(process.env.BEAT_UNROLL ?? 10)
@@ -98,8 +101,63 @@ function matchKernel() {
     (local.get $shift))`
 }
 
+// window(in, n, box, half, smooth, index, near, far, direct, wave): beat-window.ts's box smoothing
+// of the n f32 samples at `in` (a running sum in the plain order: add the newest, drop the oldest,
+// divide by box) and its linear interpolation onto the grid (wave[g] = smooth[index[g]] near[g] +
+// smooth[index[g] + 1] far[g]), or, when direct >= 0, the smoothed samples from input direct on
+// written as the grid. Scalar: the running sum is one dependent chain, so lanes cannot help; the
+// gain is the loop without JavaScript's bounds checks. Returns 1 when the final sum is finite.
+function windowKernel() {
+  const x = (k) => `(f64.promote_f32 (f32.load (i32.add (local.get $in) (i32.shl ${k} (i32.const 2)))))`
+  const step = `(local.set $sum (f64.sub (f64.add (local.get $sum) ${x('(local.get $k)')}) ${x('(i32.sub (local.get $k) (local.get $box))')}))`
+  const f64at = (base, i) => `(i32.add (local.get $${base}) (i32.shl ${i} (i32.const 3)))`
+  const inc = (n) => `(local.set $${n} (i32.add (local.get $${n}) (i32.const 1)))`
+  return `  (func (export "window") (param $in i32) (param $n i32) (param $box i32) (param $half i32) (param $smooth i32) (param $index i32) (param $near i32) (param $far i32) (param $direct i32) (param $wave i32) (result i32)
+    (local $k i32) (local $g i32) (local $i i32) (local $to i32) (local $sum f64) (local $bx f64)
+    (local.set $bx (f64.convert_i32_s (local.get $box)))
+    (block $done (loop $first
+      (br_if $done (i32.ge_s (local.get $k) (local.get $box)))
+      (local.set $sum (f64.add (local.get $sum) ${x('(local.get $k)')}))
+      ${inc('k')}
+      (br $first)))
+    (if (i32.ge_s (local.get $direct) (i32.const 0))
+      (then
+        (local.set $to (i32.sub (i32.add (local.get $direct) (i32.sub (local.get $box) (i32.const 1))) (local.get $half)))
+        (block $done (loop $skip
+          (br_if $done (i32.gt_s (local.get $k) (local.get $to)))
+          ${step}
+          ${inc('k')}
+          (br $skip)))
+        (block $done (loop $grid
+          (br_if $done (i32.ge_s (local.get $g) (i32.const ${WINDOW_LEN})))
+          (f64.store ${f64at('wave', '(local.get $g)')} (f64.div (local.get $sum) (local.get $bx)))
+          ${step}
+          ${inc('g')}
+          ${inc('k')}
+          (br $grid))))
+      (else
+        (f64.store ${f64at('smooth', '(local.get $half)')} (f64.div (local.get $sum) (local.get $bx)))))
+    (block $done (loop $rest
+      (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+      ${step}
+      (if (i32.lt_s (local.get $direct) (i32.const 0))
+        (then (f64.store ${f64at('smooth', '(i32.add (i32.sub (local.get $k) (local.get $box)) (i32.add (i32.const 1) (local.get $half)))')} (f64.div (local.get $sum) (local.get $bx)))))
+      ${inc('k')}
+      (br $rest)))
+    (if (i32.lt_s (local.get $direct) (i32.const 0))
+      (then (block $done (loop $interp
+        (br_if $done (i32.ge_s (local.get $g) (i32.const ${WINDOW_LEN})))
+        (local.set $i (i32.load (i32.add (local.get $index) (i32.shl (local.get $g) (i32.const 2)))))
+        (f64.store ${f64at('wave', '(local.get $g)')} (f64.add
+          (f64.mul (f64.load ${f64at('smooth', '(local.get $i)')}) (f64.load ${f64at('near', '(local.get $g)')}))
+          (f64.mul (f64.load offset=8 ${f64at('smooth', '(local.get $i)')}) (f64.load ${f64at('far', '(local.get $g)')}))))
+        ${inc('g')}
+        (br $interp)))))
+    (f64.eq (f64.sub (local.get $sum) (local.get $sum)) (f64.const 0)))`
+}
+
 export function kernelsWat() {
-  return `(module\n  (import "env" "memory" (memory 1))\n${variancesKernel()}\n${matchKernel()}\n)\n`
+  return `(module\n  (import "env" "memory" (memory 1))\n${variancesKernel()}\n${matchKernel()}\n${windowKernel()}\n)\n`
 }
 
 export async function kernelsSource() {
@@ -112,9 +170,10 @@ export async function kernelsSource() {
   return [
     '// Generated by scripts/wasm-beat-kernels.mjs from the WAT text there; do not edit. The kernels of',
     '// beat-match.ts: variances (the beat\'s per-shift variances) and match (its best correlation with',
-    '// a centred template), two shifts per f64x2 register (WebAssembly SIMD).',
+    '// a centred template), two shifts per f64x2 register (WebAssembly SIMD); and of beat-window-wasm.ts:',
+    '// window (box smoothing and interpolation onto the grid).',
     `export const BEAT_MATCH_WASM = '${lines.join('')}'`,
-    `export const BEAT_MATCH_LAYOUT = ${JSON.stringify({ MATCH_LEN, SHIFTS, BEAT, BEAT_LEN, VARIANCES, BEST, TEMPLATES, SLOT })}`,
+    `export const BEAT_MATCH_LAYOUT = ${JSON.stringify({ MATCH_LEN, SHIFTS, WINDOW_LEN, BEAT, BEAT_LEN, VARIANCES, BEST, TEMPLATES, SLOT })}`,
     '',
   ].join('\n')
 }

@@ -11,7 +11,9 @@
 // input is read in place (extractFrom: the classifier's block or ring), at 250 Hz the smoothed
 // samples are the grid itself, and the flattest baseline stretch skips stretches whose ends
 // alone rule them out. The running sum of the box stays one chain in the plain order (the
-// windows must equal the plain definition bit for bit), so it sets the floor here.
+// windows must equal the plain definition bit for bit), so it sets the floor here; it runs in
+// WebAssembly where available (beat-window-wasm.ts), without JavaScript's bounds checks.
+import { createWindowKernel } from './beat-window-wasm.ts'
 
 /** Rate of the beat grid, Hz. */
 export const GRID_HZ = 250
@@ -53,12 +55,14 @@ export interface BeatWindower {
   extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null
 }
 
-/** Creates the windower for input rate fs (interpolation points computed once). */
-export function createBeatWindower(fs: number): BeatWindower {
+/**
+ * Creates the windower for input rate fs (interpolation points computed once); the smoothing runs
+ * in WebAssembly (beat-window-wasm.ts, same bits) where available unless `wasm` is false.
+ */
+export function createBeatWindower(fs: number, wasm = true): BeatWindower {
   const { before, after, box } = windowReach(fs)
   const n = before + after + 1
   const half = box >> 1
-  const input = new Float32Array(n)
   const smooth = new Float64Array(n) // box-smoothed input, same indexing
   // Grid point g lies at input position before + (g - CENTER) fs / GRID_HZ, whatever the beat:
   // between input samples index[g] and index[g] + 1, with weights near[g] and far[g].
@@ -74,8 +78,14 @@ export function createBeatWindower(fs: number): BeatWindower {
   // At GRID_HZ itself (and at rates where every grid point falls on a sample one apart) the grid
   // is a run of smoothed samples, written straight into the wave.
   const direct = index.every((i, g) => i === index[0] + g && far[g] === 0) ? index[0] : -1
+  const kernel = wasm ? createWindowKernel(n, box, half, index, near, far, direct) : null
+  const input = kernel ? kernel.input : new Float32Array(n)
   // Reads the window from source[start..start + n) (mV, NaN = invalid), any Float32Array.
   function extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null {
+    if (kernel) {
+      if (source !== input) input.set(source.subarray(start, start + n))
+      return kernel.run() ? removeBaseline(kernel.wave, wave) : null
+    }
     // A centred box of odd or even width (left-biased), as a running sum in the order of the
     // plain definition (add the newest sample, then drop the oldest): smooth[j] is the sum that
     // ends at input j - half + box - 1, over box. The sum ends finite only if every input sample
@@ -99,7 +109,7 @@ export function createBeatWindower(fs: number): BeatWindower {
         sum += source[start + k]
         sum -= source[start + k - box]
       }
-      return Number.isFinite(sum) ? removeBaseline(wave) : null
+      return Number.isFinite(sum) ? removeBaseline(wave, wave) : null
     }
     smooth[half] = sum / box
     for (let k = box; k < n; k++) {
@@ -114,7 +124,7 @@ export function createBeatWindower(fs: number): BeatWindower {
       const i = index[g]
       wave[g] = smooth[i] * near[g] + smooth[i + 1] * far[g]
     }
-    return removeBaseline(wave)
+    return removeBaseline(wave, wave)
   }
   return {
     before,
@@ -130,14 +140,14 @@ const BASE_FROM = at(-PRE_MS)
 const BASE_TO = at(-40)
 
 // Subtracts the mean of the flattest 40 ms (least peak-to-peak) between 250 and 40 ms before the
-// beat; returns that peak-to-peak. A stretch's peak-to-peak is at least the difference of its end
+// beat, writing w minus that level into `out` (may be w); returns that peak-to-peak. A stretch's peak-to-peak is at least the difference of its end
 // values (rounding is monotonic, so also in floating point), so a stretch whose ends already differ
 // by the best so far cannot be strictly flatter and is not scanned: on real beats most of them.
 // The extremes are taken with comparisons rather than Math.min/max (which branch on NaN and
 // signed zeros): the same values here, as a wave holds neither (extract returns before
 // interpolating a non-finite input, and the running sum, the division and the interpolation with
 // weights in (0, 1] never make a -0 from the +0 the sum starts at).
-function removeBaseline(w: Float64Array): number {
+function removeBaseline(w: Float64Array, out: Float64Array): number {
   let best = Infinity
   let flattest = 0
   for (let a = BASE_FROM; a + BASE_LEN <= BASE_TO; a++) {
@@ -158,6 +168,6 @@ function removeBaseline(w: Float64Array): number {
   let sum = 0
   for (let k = flattest; k < flattest + BASE_LEN; k++) sum += w[k]
   const level = sum / BASE_LEN
-  for (let k = 0; k < WINDOW_LEN; k++) w[k] -= level
+  for (let k = 0; k < WINDOW_LEN; k++) out[k] = w[k] - level
   return best
 }

@@ -43,10 +43,10 @@ function compareAll(beats: Float64Array[], templates: Float64Array[]): number {
 }
 
 describe('beat-match WebAssembly kernels', () => {
-  it('the committed bytes are what scripts/wasm-beat-kernels.mjs assembles, for beat-features.ts\'s ranges', async () => {
+  it('the committed bytes are what scripts/wasm-beat-kernels.mjs assembles, for beat-features.ts\'s ranges and window', async () => {
     const source: string = await kernelsSource()
     expect(source).toContain(`'${BEAT_MATCH_WASM}'`)
-    expect([BEAT_MATCH_LAYOUT.MATCH_LEN, BEAT_MATCH_LAYOUT.SHIFTS]).toEqual([MATCH_LEN, SHIFTS])
+    expect([BEAT_MATCH_LAYOUT.MATCH_LEN, BEAT_MATCH_LAYOUT.SHIFTS, BEAT_MATCH_LAYOUT.WINDOW_LEN]).toEqual([MATCH_LEN, SHIFTS, WINDOW_LEN])
   })
 
   it('run on this Node (WebAssembly SIMD), so the classifier takes the WebAssembly path', () => {
