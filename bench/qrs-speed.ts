@@ -3,12 +3,14 @@
 // never into src/, with the butterworth and sos-filter files of the same revision) and runs side
 // by side with the current one on the same stream: every block the read stage yields (lead 0,
 // raw signal) goes to both detectors, in alternating order, each call timed on its own, so both
-// see the same machine load and their ratio holds even on a busy shared machine. Their beats are
-// compared sample for sample. Records: MIT-BIH 100, 101, 102, 208 (360 Hz, 30 min), the 23 h
+// see the same machine load and their ratio holds even on a busy shared machine. The current
+// version runs once per front-end kernel named by --kernels (qrs-front-end.ts: 'js' is the
+// fallback where WebAssembly SIMD is missing, 'wasm' the default). All
+// versions' beats are compared sample for sample. Records: MIT-BIH 100, 101, 102, 208 (360 Hz, 30 min), the 23 h
 // Icentia11k recording (20 segments as one record, 250 Hz) and the tiled 24 h EDF+ file
 // (record 100 at 360 Hz, bench/build-tiled-edf.ts). Each figure is the median of the runs.
 //
-//   npx tsx bench/qrs-speed.ts [--before <rev>] [--runs 3] [--no-24h]
+//   npx tsx bench/qrs-speed.ts [--before <rev>] [--kernels js,wasm] [--runs 3] [--no-24h]
 //   (writes bench/results/qrs-speed.md, keeping its hand-written part from "## Notes" on;
 //   --before defaults to the last commit before the speed work)
 import { execFileSync } from 'node:child_process'
@@ -21,6 +23,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Item, SampleBlock } from '../src/core/items.ts'
 import { createQrsDetector, type QrsDetector, type QrsDetectorOptions } from '../src/dsp/qrs-detector.ts'
+import type { QrsKernel } from '../src/dsp/qrs-front-end.ts'
 import read from '../src/stages/read.ts'
 import { readContext, recordSpec } from '../test/helpers/read-record.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
@@ -30,19 +33,20 @@ import { median } from './measure-child.ts'
 const BEFORE_REV = '1a935e34c93f90a327adfd5f1a06c6de2fb1522f' // the detector before the speed work
 
 const { values: args } = parseArgs({
-  options: { before: { type: 'string', default: BEFORE_REV }, runs: { type: 'string', default: '3' }, 'no-24h': { type: 'boolean', default: false } },
+  options: { before: { type: 'string', default: BEFORE_REV }, kernels: { type: 'string', default: 'js,wasm' }, runs: { type: 'string', default: '3' }, 'no-24h': { type: 'boolean', default: false } },
 })
 const runs = Number(args.runs)
+const kernels = args.kernels.split(',') as QrsKernel[]
 const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: QrsDetectorOptions) => QrsDetector
 
-/** The detector as it was at `rev`, from a temporary copy of its files and the filters it imports. */
+/** The detector as it was at `rev`, from a temporary copy of its files and the filters and kernels it imports. */
 async function loadBefore(rev: string, dir: string): Promise<Create> {
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
   const files = execFileSync('git', ['ls-tree', '--name-only', rev, 'src/dsp/'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    .filter((f) => /\/(qrs-[a-z-]+|butterworth|sos-filter)\.ts$/.test(f))
+    .filter((f) => /\/(qrs-[a-z.-]+|butterworth|sos-filter|sos-pair|filter-kernels)(\.wasm)?\.ts$/.test(f))
   for (const f of files) await writeFile(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${rev}:${f}`], { cwd: ROOT, encoding: 'utf8' }))
   const mod = (await import(pathToFileURL(path.join(dir, 'qrs-detector.ts')).href)) as { createQrsDetector: Create }
   return mod.createQrsDetector
@@ -122,24 +126,27 @@ try {
   for (const c of cases) {
     const results: Pass[] = []
     for (let r = 0; r < runs; r++) {
-      results.push(await pass(c.files, [before, createQrsDetector]))
+      results.push(await pass(c.files, [before, ...kernels.map((kernel): Create => (o) => createQrsDetector({ ...o, kernel }))]))
       const last = results[results.length - 1]
-      log(`${c.id} run ${r + 1}: before ${last.seconds[0].toFixed(3)} s, after ${last.seconds[1].toFixed(3)} s${last.differs ? `; DIFFERS at ${last.differs}` : ''}`)
+      log(`${c.id} run ${r + 1}: before ${last.seconds[0].toFixed(3)} s, ${kernels.map((k, i) => `${k} ${last.seconds[i + 1].toFixed(3)} s`).join(', ')}${last.differs ? `; DIFFERS at ${last.differs}` : ''}`)
     }
     const p = results[0]
-    const [b, a] = [0, 1].map((i) => median(results.map((x) => x.seconds[i])))
+    const [b, ...a] = [0, ...kernels.map((_, i) => i + 1)].map((i) => median(results.map((x) => x.seconds[i])))
     const ns = (s: number) => ((s * 1e9) / p.samples).toFixed(1)
     const same = results.every((x) => x.differs === null) ? 'yes' : `**no**: ${results.find((x) => x.differs)!.differs}`
-    rows.push(`| ${[c.id, p.fs, (p.samples / p.fs / 3600).toFixed(2), p.beats, b.toFixed(3), a.toFixed(3), ns(b), ns(a), `${(b / a).toFixed(2)}x`, same].join(' | ')} |`)
+    const cells = [b.toFixed(3), ...a.map((s) => s.toFixed(3)), ns(b), ...a.map(ns), ...a.map((s) => `${(b / s).toFixed(2)}x`)]
+    rows.push(`| ${[c.id, p.fs, (p.samples / p.fs / 3600).toFixed(2), p.beats, ...cells, same].join(' | ')} |`)
   }
-  const head = ['record', 'Hz', 'hours', 'beats', `before (${name}) s`, 'after s', 'before ns/sample', 'after ns/sample', 'speed-up', 'identical beats']
+  const after = (what: string) => kernels.map((k) => `${k} ${what}`)
+  const head = ['record', 'Hz', 'hours', 'beats', `before (${name}) s`, ...after('s'), 'before ns/sample', ...after('ns/sample'), ...after('speed-up'), 'identical beats']
   const md = [
     '# QRS detector speed',
     '',
     `\`npx tsx bench/qrs-speed.ts${process.argv.slice(2).map((a) => ' ' + a).join('')}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}).`,
-    `Seconds spent inside the detectors' push/finish calls, median of ${runs} runs; both versions are fed the same`,
-    'blocks (read stage, lead 0, raw signal) in one stream, in alternating order, so both see the same machine',
-    'load. ns/sample divides by the samples. "Identical beats" compares every beat sample between the versions.',
+    `Seconds spent inside the detectors' push/finish calls, median of ${runs} runs; all versions (before, and the`,
+    `current one with each front-end kernel: ${kernels.join(', ')}) are fed the same blocks (read stage, lead 0, raw`,
+    'signal) in one stream, in alternating order, so they see the same machine load. ns/sample divides by the',
+    'samples; the speed-up is against before. "Identical beats" compares every beat sample between all versions.',
     'Timings on this shared machine vary by 20-50 % between runs; the speed-up is the figure to read.',
     '',
     `| ${head.join(' | ')} |`,

@@ -13,7 +13,7 @@
 // with the state carried across blocks, so any blocking gives the same beats; a beat is
 // confirmed ~0.1-0.3 s after it (up to 1.66 RR by search-back). Memory is bounded (the block
 // plus ~1-2 s of history, at most 64 pending peaks).
-import { createQrsFrontEnd } from './qrs-front-end.ts'
+import { createQrsFrontEnd, type QrsKernel } from './qrs-front-end.ts'
 import { PICK_AT, PICK_H, PICK_PEAK, PICK_SIZE, PICK_UP, scanEnergy } from './qrs-peaks.ts'
 import { createQrsPlacer, type QrsPeak } from './qrs-refine.ts'
 
@@ -24,6 +24,8 @@ export interface QrsDetectorOptions {
   refractoryMs?: number
   /** Learning phase before the first decision, ms (Pan-Tompkins: 2 s). */
   learnMs?: number
+  /** The front end's kernel (tests and benchmarks): WebAssembly where available (default), or JavaScript. */
+  kernel?: QrsKernel
 }
 
 export interface QrsDetector {
@@ -42,7 +44,7 @@ const CLAMP = 3
 export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   const { fs } = options
   if (!(fs >= 50 && fs <= 10_000)) throw new RangeError(`QRS detector: fs must be between 50 and 10000 Hz, found ${fs}`)
-  const front = createQrsFrontEnd(fs)
+  const front = createQrsFrontEnd(fs, options.kernel)
   const refractory = Math.round(((options.refractoryMs ?? 200) * fs) / 1000)
   const learnLen = Math.round(((options.learnMs ?? 2000) * fs) / 1000)
   const tWave = Math.round(0.36 * fs)
