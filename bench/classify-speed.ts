@@ -35,7 +35,6 @@ import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
 import { median } from './measure-child.ts'
 
 const BEFORE_REV = 'eb39c68d9af0ed19a70f12c9194f5d7409fe63e7' // the classifier before the speed work
-const FILES = ['beat-classifier', 'beat-window', 'beat-features', 'beat-templates', 'beat-rhythm', 'beat-rules']
 
 const { values: args } = parseArgs({
   options: { before: { type: 'string', default: BEFORE_REV }, runs: { type: 'string', default: '3' }, signal: { type: 'string', default: 'both' }, 'no-24h': { type: 'boolean', default: false } },
@@ -45,12 +44,13 @@ const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: BeatClassifierOptions) => BeatClassifier
 
-/** The classifier as it was at `rev`, from a temporary copy of its files. */
+/** The classifier as it was at `rev`, from a temporary copy of its files (all src/dsp/beat-* files of that revision). */
 async function loadBefore(rev: string, dir: string): Promise<Create> {
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
-  for (const f of FILES) {
-    const text = execFileSync('git', ['show', `${rev}:src/dsp/${f}.ts`], { cwd: ROOT, encoding: 'utf8' })
-    await writeFile(path.join(dir, `${f}.ts`), text)
+  const files = execFileSync('git', ['ls-tree', '--name-only', `${rev}:src/dsp`], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.startsWith('beat-') && f.endsWith('.ts'))
+  for (const f of files) {
+    const text = execFileSync('git', ['show', `${rev}:src/dsp/${f}`], { cwd: ROOT, encoding: 'utf8' })
+    await writeFile(path.join(dir, f), text)
   }
   const mod = (await import(pathToFileURL(path.join(dir, 'beat-classifier.ts')).href)) as { createBeatClassifier: Create }
   return mod.createBeatClassifier

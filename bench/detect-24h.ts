@@ -80,16 +80,17 @@ const mne = mneVersion()
 if (mne) cases.push({ name: 'mne-24h', what: `MNE ${mne} read_raw_edf(preload=True) + scipy sosfiltfilt/filtfilt as ecg_clean, lead 0, 24 h file`, hours: 24, mne: h24.file })
 else log('MNE not found (apt-get install -y python3-mne, or set MNE_PYTHON): no side-by-side read')
 
-const results = new Map<string, { wall: number[]; rss: number[]; inRun: number[]; beats?: number; split?: { read: number; clean: number }[] }>()
+const results = new Map<string, { wall: number[]; rss: number[]; inRun: number[]; cpu: number[]; beats?: number; split?: { read: number; clean: number }[] }>()
 for (let round = 1; round <= runs; round++) {
   for (const c of cases) {
-    const r = results.get(c.name) ?? { wall: [], rss: [], inRun: [] }
+    const r = results.get(c.name) ?? { wall: [], rss: [], inRun: [], cpu: [] }
     results.set(c.name, r)
     if (c.mne) {
       const m = await measureChild(MNE_PYTHON, [path.join(here, 'mne-clean.py'), c.mne], root)
       const out = JSON.parse(m.stdout.trim().split('\n').at(-1)!) as { readSec: number; cleanSec: number; totalSec: number }
       r.wall.push(m.wallSec)
       r.rss.push(m.peakRssBytes)
+      r.cpu.push(m.cpuSec)
       r.inRun.push(out.totalSec)
       ;(r.split ??= []).push({ read: out.readSec, clean: out.cleanSec })
     } else {
@@ -97,6 +98,7 @@ for (let round = 1; round <= runs; round++) {
       const m = await measureChild(process.execPath, ['bin/pipeline.js', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)
       r.wall.push(m.wallSec)
       r.rss.push(m.peakRssBytes)
+      r.cpu.push(m.cpuSec)
       const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
       r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
       const beats = await readFile(path.join(runDir, 'beat.ndjson'), 'utf8').catch(() => '')
@@ -109,7 +111,7 @@ for (let round = 1; round <= runs; round++) {
 const row = (c: Case) => {
   const r = results.get(c.name)!
   const inRun = median(r.inRun)
-  return `| ${c.what} | ${inRun.toFixed(2)} | ${median(r.wall).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} (max ${(Math.max(...r.rss) / 1e6).toFixed(0)}) | ${r.beats ?? ''} | ${((c.hours * 3600) / inRun).toFixed(0)}x |`
+  return `| ${c.what} | ${inRun.toFixed(2)} | ${median(r.wall).toFixed(2)} | ${median(r.cpu).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} (max ${(Math.max(...r.rss) / 1e6).toFixed(0)}) | ${r.beats ?? ''} | ${((c.hours * 3600) / inRun).toFixed(0)}x |`
 }
 const md = [
   '# Signal stages: read -> clean -> detect -> summarize',
@@ -117,9 +119,10 @@ const md = [
   `\`npx tsx bench/detect-24h.ts${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}\` (${new Date().toISOString()}, node ${process.version}, ${os.availableParallelism()} CPUs, ${os.cpus()[0]?.model ?? ''}).`,
   `Median of ${runs} interleaved rounds. Lead 0 only (NeuroKit2's ecg_clean and ecg_peaks take one signal); blocks and annotation lines not written.`,
   '"in run" is the runner\'s own time (run-start to run-end); "wall" adds node startup; for MNE + scipy, "in run" is the read and clean calls, imports excluded.',
+  '"CPU" is the whole process\'s user + system time over all its threads (GNU time; startup included): on 2 cores the wall time cannot go below half of it.',
   '',
-  '| case | in run s | wall s | peak RSS MB | beats | real time |',
-  '|---|---|---|---|---|---|',
+  '| case | in run s | wall s | CPU s | peak RSS MB | beats | real time |',
+  '|---|---|---|---|---|---|---|',
   ...cases.map(row),
   ...(results.get('mne-24h')?.split ? ['', `MNE + scipy split (median): read ${median(results.get('mne-24h')!.split!.map((x) => x.read)).toFixed(2)} s, clean ${median(results.get('mne-24h')!.split!.map((x) => x.clean)).toFixed(2)} s.`] : []),
   '',

@@ -1,4 +1,5 @@
-// Runs one command as a child process and measures its wall time and peak RSS. With GNU time
+// Runs one command as a child process and measures its wall time, peak RSS and (with GNU time)
+// CPU time. With GNU time
 // (/usr/bin/time) the peak is the kernel's ru_maxrss of the command itself (time execs it, so
 // it is the node/python process, not a shell); without it, the child is spawned directly and
 // /proc/<pid>/status VmHWM is polled every 10 ms (the last value read before it exits).
@@ -15,6 +16,8 @@ export interface ChildMeasure {
   wallSec: number
   /** Peak resident set size in bytes. */
   peakRssBytes: number
+  /** CPU seconds (user + system, all threads) with GNU time; NaN without it. */
+  cpuSec: number
   rssMethod: 'gnu-time' | 'proc-vmhwm'
   stdout: string
   stderr: string
@@ -25,7 +28,7 @@ export async function measureChild(cmd: string, args: string[], cwd: string): Pr
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-time-'))
   const timeFile = path.join(tmp, 'time.txt')
   try {
-    const argv = HAS_GNU_TIME ? [GNU_TIME, '-f', '%e %M', '-o', timeFile, cmd, ...args] : [cmd, ...args]
+    const argv = HAS_GNU_TIME ? [GNU_TIME, '-f', '%e %M %U %S', '-o', timeFile, cmd, ...args] : [cmd, ...args]
     const t0 = performance.now()
     const child = spawn(argv[0], argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -47,11 +50,14 @@ export async function measureChild(cmd: string, args: string[], cwd: string): Pr
     if (poll) clearInterval(poll)
     if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`)
     let peakRssBytes = hwm
+    let cpuSec = NaN
     if (HAS_GNU_TIME) {
-      const [, kb] = (await readFile(timeFile, 'utf8')).trim().split(/\s+/).map(Number)
+      // The last line: GNU time writes "Command exited with non-zero status" lines before it.
+      const [, kb, user, sys] = (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)!.split(/\s+/).map(Number)
       peakRssBytes = kb * 1024
+      cpuSec = user + sys
     }
-    return { wallSec, peakRssBytes, rssMethod: HAS_GNU_TIME ? 'gnu-time' : 'proc-vmhwm', stdout, stderr }
+    return { wallSec, peakRssBytes, cpuSec, rssMethod: HAS_GNU_TIME ? 'gnu-time' : 'proc-vmhwm', stdout, stderr }
   } finally {
     await rm(tmp, { recursive: true, force: true })
   }
