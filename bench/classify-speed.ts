@@ -17,7 +17,7 @@
 //   --before defaults to the last commit before the speed work)
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -33,6 +33,7 @@ import { ROOT, sharedPath } from '../test/helpers/shared.ts'
 import { testContext } from '../test/helpers/stage-context.ts'
 import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
 import { median } from './measure-child.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
 
 const BEFORE_REV = 'eb39c68d9af0ed19a70f12c9194f5d7409fe63e7' // the classifier before the speed work
 
@@ -44,10 +45,10 @@ const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: BeatClassifierOptions) => BeatClassifier
 
-/** The classifier as it was at `rev`, from a temporary copy of its files (all src/dsp/beat-* files of that revision). */
+/** The classifier as it was at `rev`, from a temporary copy of src/dsp of that revision (whatever its beat-* files import). */
 async function loadBefore(rev: string, dir: string): Promise<Create> {
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
-  const files = execFileSync('git', ['ls-tree', '--name-only', `${rev}:src/dsp`], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.startsWith('beat-') && f.endsWith('.ts'))
+  const files = execFileSync('git', ['ls-tree', '--name-only', `${rev}:src/dsp`], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'))
   for (const f of files) {
     const text = execFileSync('git', ['show', `${rev}:src/dsp/${f}`], { cwd: ROOT, encoding: 'utf8' })
     await writeFile(path.join(dir, f), text)
@@ -206,11 +207,7 @@ try {
     '',
   ].join('\n')
   console.log(md)
-  const out = path.join(ROOT, 'bench/results/classify-speed.md')
-  const old = await readFile(out, 'utf8').catch(() => '')
-  const notes = old.indexOf('\n## Notes')
-  await mkdir(path.dirname(out), { recursive: true })
-  await writeFile(out, notes < 0 ? md : md + '\n' + old.slice(notes + 1))
+  await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/classify-speed.md'), md)
 } finally {
   await rm(tmp, { recursive: true, force: true })
 }

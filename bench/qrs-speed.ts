@@ -15,7 +15,7 @@
 //   --before defaults to the last commit before the speed work)
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -29,6 +29,7 @@ import { readContext, recordSpec } from '../test/helpers/read-record.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
 import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
 import { median } from './measure-child.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
 
 const BEFORE_REV = '1a935e34c93f90a327adfd5f1a06c6de2fb1522f' // the detector before the speed work
 
@@ -41,12 +42,12 @@ const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: QrsDetectorOptions) => QrsDetector
 
-/** The detector as it was at `rev`, from a temporary copy of its files and the filters and kernels it imports. */
+/** The detector as it was at `rev`, from a temporary copy of src/dsp of that revision (whatever qrs-* imports). */
 async function loadBefore(rev: string, dir: string): Promise<Create> {
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
   const files = execFileSync('git', ['ls-tree', '--name-only', rev, 'src/dsp/'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    .filter((f) => /\/(qrs-[a-z.-]+|butterworth|sos-filter|sos-pair|filter-kernels)(\.wasm)?\.ts$/.test(f))
+    .filter((f) => f.endsWith('.ts'))
   for (const f of files) await writeFile(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${rev}:${f}`], { cwd: ROOT, encoding: 'utf8' }))
   const mod = (await import(pathToFileURL(path.join(dir, 'qrs-detector.ts')).href)) as { createQrsDetector: Create }
   return mod.createQrsDetector
@@ -155,11 +156,7 @@ try {
     '',
   ].join('\n')
   console.log(md)
-  const out = path.join(ROOT, 'bench/results/qrs-speed.md')
-  const old = await readFile(out, 'utf8').catch(() => '')
-  const notes = old.indexOf('\n## Notes')
-  await mkdir(path.dirname(out), { recursive: true })
-  await writeFile(out, notes < 0 ? md : md + '\n' + old.slice(notes + 1))
+  await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/qrs-speed.md'), md)
 } finally {
   await rm(tmp, { recursive: true, force: true })
 }

@@ -8,6 +8,7 @@
 // (83 values) is copied in once per beat.
 import { type CentredTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
 import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
+import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 
 export interface BeatMatcher {
   /** A centred template for `match`; at most `slots` (createBeatMatcher's) at a time. */
@@ -18,16 +19,8 @@ export interface BeatMatcher {
   match(t: CentredTemplate, out: Match): Match
 }
 
-let compiled: WebAssembly.Module | null | undefined
-
-// Compiled once per thread on first use (synchronous); null where WebAssembly SIMD is missing.
-function beatMatchModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = Buffer.from(BEAT_MATCH_WASM, 'base64')
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null
-  }
-  return compiled
-}
+// Compiled once per thread on first use (wasm-module.ts).
+const beatMatchModule = lazyWasmModule(BEAT_MATCH_WASM)
 
 /** The matcher in JavaScript (beat-features.ts), for where WebAssembly SIMD is unavailable. */
 export function createJsBeatMatcher(): BeatMatcher {
@@ -48,9 +41,7 @@ export function createWasmBeatMatcher(slots: number): BeatMatcher | null {
   const module = beatMatchModule()
   if (!module) return null
   if (L.MATCH_LEN !== MATCH_LEN || L.SHIFTS !== SHIFTS) throw new Error(`beat-match: the kernels were generated for MATCH_LEN ${L.MATCH_LEN} and SHIFTS ${L.SHIFTS}, beat-features.ts has ${MATCH_LEN} and ${SHIFTS}; run scripts/wasm-beat-kernels.mjs with its constants updated`)
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((L.TEMPLATES + slots * L.SLOT) / 65536) || 1 })
-  const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as { variances(): void; match(at: number, tVar: number): number }
-  const buffer = memory.buffer
+  const { exports: kernels, buffer } = instantiateWithMemory<{ variances(): void; match(at: number, tVar: number): number }>(module, L.TEMPLATES + slots * L.SLOT)
   const beat = new Float64Array(buffer, L.BEAT, L.BEAT_LEN)
   const best = new Float64Array(buffer, L.BEST, 1)
   const from = MATCH_FROM - MAX_SHIFT

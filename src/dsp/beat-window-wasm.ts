@@ -4,6 +4,7 @@
 // either way; the kernel runs it without JavaScript's bounds checks, about twice as fast on this
 // loop. The input, smoothed samples, interpolation points and wave live in the instance's memory.
 import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
+import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 
 export interface WindowKernel {
   /** The window's input samples (n), filled by the caller before `run`. */
@@ -16,16 +17,8 @@ export interface WindowKernel {
 
 type Window = (...args: number[]) => number
 
-let compiled: WebAssembly.Module | null | undefined
-
-// Compiled once per thread on first use (synchronous); null where WebAssembly SIMD is missing.
-function windowModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = Buffer.from(BEAT_MATCH_WASM, 'base64')
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null
-  }
-  return compiled
-}
+// Compiled once per thread on first use (wasm-module.ts).
+const windowModule = lazyWasmModule(BEAT_MATCH_WASM)
 
 /**
  * The kernel for n input samples, a box of `box` (centred at `half`) and the windower's
@@ -43,9 +36,8 @@ export function createWindowKernel(n: number, box: number, half: number, index: 
   const nr = ix + 8 * Math.ceil(len / 2)
   const fr = nr + 8 * len
   const wv = fr + 8 * len
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((wv + 8 * len) / 65536) })
-  const kernel = (new WebAssembly.Instance(module, { env: { memory } }).exports as { window: Window }).window
-  const buffer = memory.buffer
+  const { exports, buffer } = instantiateWithMemory<{ window: Window }>(module, wv + 8 * len)
+  const kernel = exports.window
   new Int32Array(buffer, ix, len).set(index)
   new Float64Array(buffer, nr, len).set(near)
   new Float64Array(buffer, fr, len).set(far)

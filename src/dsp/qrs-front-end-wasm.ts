@@ -5,19 +5,12 @@
 // instance's own memory, exposed as typed-array views; the input block is copied in.
 import { QRS_FRONT_END_WASM } from './qrs-front-end.wasm.ts'
 import { STATE_SIZE, type FrontEndBuffers } from './qrs-front-end-kernel.ts'
+import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 
 type Kernel = (c: number, st: number, sq: number, width: number, dScale: number, x: number, raw: number, bp: number, mwi: number, n: number) => void
 
-let compiled: WebAssembly.Module | null | undefined
-
-// Compiled once per thread on first use (a few KB, synchronous); null where WebAssembly SIMD is missing.
-function frontEndModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = Buffer.from(QRS_FRONT_END_WASM, 'base64')
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null
-  }
-  return compiled
-}
+// Compiled once per thread on first use (wasm-module.ts).
+const frontEndModule = lazyWasmModule(QRS_FRONT_END_WASM)
 
 /** Buffers in WebAssembly memory run by the WebAssembly kernel; null where it cannot run. */
 export function createWasmFrontEndBuffers(coef: Float64Array, width: number, capacity: number, block: number): FrontEndBuffers | null {
@@ -31,9 +24,8 @@ export function createWasmFrontEndBuffers(coef: Float64Array, width: number, cap
   const mwi = bp + 8 * capacity
   const raw = mwi + 8 * block
   const x = raw + 4 * capacity
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((x + 4 * block) / 65536) || 1 })
-  const run = (new WebAssembly.Instance(module, { env: { memory } }).exports as { frontEnd: Kernel }).frontEnd
-  const { buffer } = memory
+  const { exports, buffer } = instantiateWithMemory<{ frontEnd: Kernel }>(module, x + 4 * block)
+  const run = exports.frontEnd
   new Float64Array(buffer, c, coef.length).set(coef)
   const xs = new Float32Array(buffer, x, block)
   return {
