@@ -12,9 +12,9 @@
 // least disturbed one). It also checks that both revisions give the same beats and how far
 // their clean outputs differ.
 //   npx tsx bench/dsp-kernels.ts [--baseline <rev>] [--rounds 3] [--hours 24] [--no-write]
-//   (writes bench/results/dsp-kernels.md)
+//   (writes bench/results/dsp-kernels.md, keeping its hand-written part from "## Notes" on)
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -25,6 +25,7 @@ import type { Stage } from '../src/core/stage.ts'
 import { readContext, recordSpec } from '../test/helpers/read-record.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
 import { testContext } from '../test/helpers/stage-context.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
 
 const FS = 360
 const TILE = 1800 * FS
@@ -196,7 +197,7 @@ try {
       ...checks.map((c) => `- ${c}`),
       '',
     ].join('\n')
-    writeFileSync(path.join(ROOT, 'bench/results/dsp-kernels.md'), md)
+    await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/dsp-kernels.md'), md)
   }
 } finally {
   if (tmp) rmSync(tmp, { recursive: true, force: true })
