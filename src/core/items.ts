@@ -88,9 +88,11 @@ export interface BeatItem {
   label: 'N' | 'S' | 'V' | 'F' | 'Q'
   /** The original label (MIT mnemonic) when there is one. */
   symbol?: string
-  /** Detector beats: the lead detected on, the RR interval before the beat (ms; null after a
+  /** Detector beats: the lead detected on (its label, and its index among the block's leads, which
+   * tells apart two leads of the same label), the RR interval before the beat (ms; null after a
    * start or gap) and the classifier's features (numbers, see src/dsp/beat-classifier.ts). */
   lead?: string
+  leadIndex?: number
   rrMs?: number | null
   [feature: string]: unknown
 }

@@ -39,7 +39,9 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
 
   const last = { reference: -1, detector: -1 } // the previous released beat per source
   const isArtifact = (b: BeatItem, w: QualityItem): boolean => {
-    const own = b.lead === undefined ? undefined : w.leads.find((l) => l.label === b.lead)
+    // A window's leads are in the blocks' order, so the index finds the lead even when two
+    // leads share a label; the label serves for beats from elsewhere that carry only it.
+    const own = b.leadIndex !== undefined ? w.leads[b.leadIndex] : b.lead === undefined ? undefined : w.leads.find((l) => l.label === b.lead)
     return own ? own.flags.length > 0 : w.leads.length > 0 && w.leads.every((l) => l.flags.length > 0)
   }
   const covering = (sample: number): QualityItem | undefined => {

@@ -89,7 +89,7 @@ export default defineStage<DetectOptions>({
       return {
         kind: 'beat', recordId: ctx.recordId, source: 'detector', sample,
         timeMs: Math.round((sample / fs) * 1e6 + seg.gapMs * 1000) / 1000,
-        label: beatLabel, lead: label, ...features,
+        label: beatLabel, lead: label, leadIndex: lead, ...features,
       }
     }
     // The oldest chunk in flight: its items, then its beats.

@@ -27,6 +27,22 @@ describe('artifact gate', () => {
     expect(gate.beat(beat(1500, 'reference')).map((g) => g.artifact)).toEqual([true])
   })
 
+  it('finds a detector beat\'s lead by its index when two leads share a label', () => {
+    const gate = createArtifactGate()
+    gate.position(3000, fs)
+    const twin = (index: number, flags: [string[], string[]]): QualityItem => {
+      const w = window(index, flags)
+      return { ...w, leads: w.leads.map((l) => ({ ...l, label: 'ECG' })) }
+    }
+    gate.quality(twin(0, [['flat'], []])) // the first "ECG" is off, the second is fine
+    gate.quality(twin(1, [[], ['noisy']]))
+    const onSecond = (sample: number): BeatItem => ({ ...beat(sample), lead: 'ECG', leadIndex: 1 })
+    expect(gate.beat(onSecond(500)).map((g) => g.artifact)).toEqual([false])
+    expect(gate.beat(onSecond(1500)).map((g) => g.artifact)).toEqual([true])
+    // Without an index the label picks the first lead of that name.
+    expect(gate.beat({ ...beat(1600), lead: 'ECG' }).map((g) => g.artifact)).toEqual([false])
+  })
+
   it('marks the first clean beat after a flagged window without beats, so no interval spans it', () => {
     const gate = createArtifactGate()
     gate.quality(window(0, [[], []]))
