@@ -108,13 +108,29 @@ export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFil
   )
 }
 
+/**
+ * The end of the run of finite samples of x from i. Eight at a time while their sum is finite (in
+ * double a sum of eight float32 values cannot overflow, so it is finite exactly when each value
+ * is), then sample by sample from the first eight that fail: the result never depends on the sum.
+ * About half the time of testing each sample (a microbenchmark; the scan covers every sample).
+ */
+export function finiteRunEnd(x: Float32Array, i: number): number {
+  const n = x.length
+  let j = i
+  for (; j + 8 <= n; j += 8) {
+    const s = x[j] + x[j + 1] + x[j + 2] + x[j + 3] + x[j + 4] + x[j + 5] + x[j + 6] + x[j + 7]
+    if (s - s !== 0) break
+  }
+  while (j < n && Number.isFinite(x[j])) j++
+  return j
+}
+
 /** Splits at non-finite samples: the segment before is finished, the bad samples come out as NaN. */
 function cleanLead(f: SegmentFilter, x: Float32Array, out: Float64Array[]): void {
   let i = 0
   while (i < x.length) {
     // The filters take the Float32 view as it is (they copy what they keep).
-    let j = i
-    while (j < x.length && Number.isFinite(x[j])) j++
+    const j = finiteRunEnd(x, i)
     if (j > i) out.push(f.push(x.subarray(i, j)))
     if (j === x.length) break
     out.push(f.finish())

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import clean, { createLeadCleaner, type CleanOptions } from '../../src/stages/clean.ts'
+import clean, { createLeadCleaner, finiteRunEnd, type CleanOptions } from '../../src/stages/clean.ts'
 import type { Item, SampleBlock } from '../../src/core/items.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 import { runStage } from '../helpers/stage-context.ts'
@@ -175,5 +175,25 @@ describe('clean stage', () => {
     expect(err).toBeInstanceOf(PipelineError)
     expect(err.code).toBe('E_CONFIG_VALUE')
     expect(err.cause).toBeInstanceOf(RangeError)
+  })
+})
+
+describe('finiteRunEnd', () => {
+  it('ends each run of finite samples exactly where a sample-by-sample scan does, eight at a time or not', () => {
+    const naive = (x: Float32Array, i: number) => {
+      while (i < x.length && Number.isFinite(x[i])) i++
+      return i
+    }
+    const F32_MAX = 3.4028234663852886e38
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      for (const n of [0, 1, 7, 8, 9, 16, 17, 100]) {
+        for (let at = -1; at < n; at++) {
+          // Largest finite float32 values: their sum of eight stays finite in double.
+          const x = Float32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? F32_MAX : i % 3 === 1 ? -F32_MAX : i / 7))
+          if (at >= 0) x[at] = bad
+          for (const from of [0, 1, 5].filter((f) => f <= n)) expect(finiteRunEnd(x, from), `n ${n}, ${bad} at ${at}, from ${from}`).toBe(naive(x, from))
+        }
+      }
+    }
   })
 })
