@@ -5,10 +5,10 @@
 // copied first unless the stage hands over an array of its own (the blocks it yields keep
 // theirs); the beats come back as small objects, in order. Results are the same in both modes: the worker runs the same code
 // on the same samples in the same order.
-import { Worker } from 'node:worker_threads'
 import { PipelineError } from '../core/errors.ts'
 import { createQrsDetector } from '../dsp/qrs-detector.ts'
 import { createBeatClassifier, type ClassifiedBeat } from '../dsp/beat-classifier.ts'
+import { startWorker, transferable } from './worker-engine.ts'
 
 export interface BeatEngineOptions {
   fs: number
@@ -72,45 +72,15 @@ export function createLocalBeatEngine(o: BeatEngineOptions): BeatEngine {
   }
 }
 
-// The bundle (dist/cli.mjs) has dist/detect-worker.mjs beside it; the sources start the worker
-// through a bootstrap that registers tsx in the worker thread first.
-const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./detect-worker-boot.mjs', import.meta.url) : new URL('./detect-worker.mjs', import.meta.url)
-
-/** Runs in a worker thread; requests are answered in order. */
+/** Runs in a worker thread (worker-engine.ts); requests are answered in order. */
 export function createWorkerBeatEngine(o: BeatEngineOptions): BeatEngine {
-  const worker = new Worker(WORKER_URL, { workerData: o })
-  const waiting: { resolve: (b: ClassifiedBeat[]) => void; reject: (e: unknown) => void }[] = []
-  let failure: unknown = null
-  let closed = false
-  const fail = (err: unknown) => {
-    failure ??= err
-    for (const w of waiting.splice(0)) w.reject(failure)
-  }
-  worker.on('message', (m: { beats?: ClassifiedBeat[]; error?: { message: string; stack?: string } }) => {
-    if (m.error) fail(engineError(Object.assign(new Error(m.error.message), { stack: m.error.stack })))
-    else waiting.shift()?.resolve(m.beats!)
-  })
-  worker.on('error', fail)
-  worker.on('exit', (code) => {
-    if (!closed) fail(new PipelineError('E_INTERNAL', `the detect worker thread exited (code ${code}) with ${waiting.length} blocks unanswered`))
-  })
-  const ask = (message: object, transfer: ArrayBuffer[] = []) =>
-    new Promise<ClassifiedBeat[]>((resolve, reject) => {
-      if (failure) return reject(failure)
-      waiting.push({ resolve, reject })
-      worker.postMessage(message, transfer)
-    })
+  const worker = startWorker<ClassifiedBeat[]>('detect-worker', o, 'detect', engineError)
   return {
     push(x, at, owned) {
-      // A transfer detaches the whole buffer, so only an owned array that is the whole of it goes as is.
-      const send = owned && x.byteOffset === 0 && x.byteLength === x.buffer.byteLength ? x : x.slice()
-      return ask({ t: 'push', x: send, at }, [send.buffer as ArrayBuffer])
+      const send = transferable(x, owned)
+      return worker.ask({ t: 'push', x: send, at }, [send.buffer as ArrayBuffer])
     },
-    finish: () => ask({ t: 'finish' }),
-    async close() {
-      if (closed) return
-      closed = true
-      await worker.terminate()
-    },
+    finish: () => worker.ask({ t: 'finish' }),
+    close: () => worker.close(),
   }
 }
