@@ -15,13 +15,8 @@
 //                                   [--no-24h]
 //   (writes bench/results/classify-speed.md, keeping its hand-written part from "## Notes" on;
 //   --before defaults to the last commit before the speed work)
-import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Item, SampleBlock } from '../src/core/items.ts'
 import { type BeatClassifier, type BeatClassifierOptions, type ClassifiedBeat, createBeatClassifier } from '../src/dsp/beat-classifier.ts'
@@ -29,11 +24,11 @@ import { createQrsDetector, type QrsDetector } from '../src/dsp/qrs-detector.ts'
 import clean from '../src/stages/clean.ts'
 import read from '../src/stages/read.ts'
 import { readContext, recordSpec } from '../test/helpers/read-record.ts'
-import { ROOT, sharedPath } from '../test/helpers/shared.ts'
+import { ROOT } from '../test/helpers/shared.ts'
 import { testContext } from '../test/helpers/stage-context.ts'
-import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
 import { median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { replayCases, resultsTable, revisionSources } from './side-by-side.ts'
 
 const BEFORE_REV = 'eb39c68d9af0ed19a70f12c9194f5d7409fe63e7' // the classifier before the speed work
 
@@ -44,18 +39,6 @@ const runs = Number(args.runs)
 const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: BeatClassifierOptions) => BeatClassifier
-
-/** The classifier as it was at `rev`, from a temporary copy of src/dsp of that revision (whatever its beat-* files import). */
-async function loadBefore(rev: string, dir: string): Promise<Create> {
-  await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
-  const files = execFileSync('git', ['ls-tree', '--name-only', `${rev}:src/dsp`], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'))
-  for (const f of files) {
-    const text = execFileSync('git', ['show', `${rev}:src/dsp/${f}`], { cwd: ROOT, encoding: 'utf8' })
-    await writeFile(path.join(dir, f), text)
-  }
-  const mod = (await import(pathToFileURL(path.join(dir, 'beat-classifier.ts')).href)) as { createBeatClassifier: Create }
-  return mod.createBeatClassifier
-}
 
 interface Version {
   name: string
@@ -143,27 +126,14 @@ async function pass(files: string[], cleaned: boolean, versions: Version[]): Pro
   return out
 }
 
-interface Case {
-  id: string
-  files: string[]
-}
-
-const cases: Case[] = [
-  ...['100', '101', '102', '208'].map((r) => ({ id: `MIT-BIH ${r}`, files: [sharedPath(`data/mitdb/${r}`)] })),
-  { id: 'Icentia11k p00000 (s00-s19, 23 h)', files: Array.from({ length: 20 }, (_, i) => sharedPath(`data/icentia11k/p00000_s${String(i).padStart(2, '0')}`)) },
-]
-if (!args['no-24h']) {
-  await ensureTiledFiles(log)
-  const file = TILED_FILES.find((f) => f.name === '24h')!.file
-  if (existsSync(file)) cases.push({ id: 'MIT-BIH 100 tiled (EDF+, 24 h)', files: [file] })
-}
+const cases = await replayCases(args['no-24h'], log)
 const signals = args.signal === 'both' ? [false, true] : [args.signal === 'clean']
 
-const tmp = await mkdtemp(path.join(os.tmpdir(), 'classify-before-'))
+const rev = args.before === 'none' ? null : revisionSources(args.before)
 const rows: string[] = []
 try {
   const versions: Version[] = [{ name: 'after', create: createBeatClassifier }]
-  if (args.before !== 'none') versions.unshift({ name: `before (${/^[0-9a-f]{40}$/.test(args.before) ? args.before.slice(0, 7) : args.before})`, create: await loadBefore(args.before, tmp) })
+  if (rev) versions.unshift({ name: `before (${rev.name})`, create: (await rev.load<{ createBeatClassifier: Create }>('src/dsp/beat-classifier.ts')).createBeatClassifier })
   for (const cleaned of signals) {
     for (const c of cases) {
       const results: Pass[] = []
@@ -191,23 +161,15 @@ try {
     'record', 'signal', 'Hz', 'hours', 'beats', ...versions.map((v) => `${v.name} s`), ...(both ? ['speed-up'] : []),
     'after µs/beat', 'after ns/sample', 'detector s', ...(both ? ['identical output'] : []),
   ]
-  const md = [
-    '# Beat classifier speed',
-    '',
-    `\`npx tsx bench/classify-speed.ts${process.argv.slice(2).map((a) => ' ' + a).join('')}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}).`,
+  const md = resultsTable('Beat classifier speed', 'bench/classify-speed.ts', [
     `Seconds spent inside the classifiers' push/beat/finish calls, median of ${runs} runs; both versions are fed the same`,
     'blocks and detector beats in one stream, in alternating order, so both see the same machine load. µs/beat and',
     'ns/sample divide the current version\'s seconds by the beats and by the samples. "Identical output" compares',
     'every beat\'s sample, label, rrMs, qrsSpanMs and templateCorr between the versions. The detector column is the',
     'QRS detector on the same stream, for scale. Timings on this shared machine vary by 20-50 % between runs.',
-    '',
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows,
-    '',
-  ].join('\n')
+  ], head, rows)
   console.log(md)
   await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/classify-speed.md'), md)
 } finally {
-  await rm(tmp, { recursive: true, force: true })
+  rev?.remove()
 }

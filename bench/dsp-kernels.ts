@@ -5,16 +5,13 @@
 // A third row runs the whole `clean` stage over both leads (Float32 blocks in and out, as in a
 // pipeline), per lead. The 30 min tile is read once through the read stage (mV) and fed
 // cyclically, so the benchmark itself holds 10 MB, not a 24 h array.
-// `--baseline <rev>` extracts src/ of that git revision into bench/data/dsp-kernels-* (gitignored,
-// so its imports resolve here) and runs its kernels too, interleaved round by round in the same
-// process: timing on these shared 2-vCPU machines varies by 2x with other people's load, so
+// `--baseline <rev>` extracts src/ of that git revision into bench/data/rev-* (side-by-side.ts)
+// and runs its kernels too, interleaved round by round in the same process: timing on these shared 2-vCPU machines varies by 2x with other people's load, so
 // compare the columns of one run, not runs with each other. "best" is the fastest round (the
 // least disturbed one). It also checks that both revisions give the same beats and how far
 // their clean outputs differ.
 //   npx tsx bench/dsp-kernels.ts [--baseline <rev>] [--rounds 3] [--hours 24] [--no-write]
 //   (writes bench/results/dsp-kernels.md, keeping its hand-written part from "## Notes" on)
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -26,6 +23,7 @@ import { readContext, recordSpec } from '../test/helpers/read-record.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
 import { testContext } from '../test/helpers/stage-context.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { revisionSources } from './side-by-side.ts'
 
 const FS = 360
 const TILE = 1800 * FS
@@ -46,10 +44,11 @@ interface Kernels {
   clean: Stage<unknown>
 }
 
-async function loadKernels(name: string, srcRoot: string): Promise<Kernels> {
-  const url = (rel: string) => pathToFileURL(path.join(srcRoot, rel)).href
-  const { createLeadCleaner, default: clean } = await import(url('src/stages/clean.ts'))
-  const { createQrsDetector } = await import(url('src/dsp/qrs-detector.ts'))
+type Load = <T>(rel: string) => Promise<T>
+
+async function loadKernels(name: string, load: Load): Promise<Kernels> {
+  const { createLeadCleaner, default: clean } = await load<{ createLeadCleaner: Kernels['createLeadCleaner']; default: Stage<unknown> }>('src/stages/clean.ts')
+  const { createQrsDetector } = await load<{ createQrsDetector: Kernels['createQrsDetector'] }>('src/dsp/qrs-detector.ts')
   return { name, createLeadCleaner, createQrsDetector, clean }
 }
 
@@ -124,13 +123,9 @@ function timeDetect(k: Kernels, tile: Float32Array, samples: number): { ms: numb
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]
 
 const tile = await readTile()
-const kernels = [await loadKernels('current', ROOT)]
-let tmp: string | undefined
-if (baselineRev) {
-  tmp = mkdtempSync(path.join(ROOT, 'bench/data/dsp-kernels-'))
-  execFileSync('sh', ['-c', 'git archive "$1" src | tar -x -C "$2"', 'sh', baselineRev, tmp], { cwd: ROOT })
-  kernels.unshift(await loadKernels(`baseline ${baselineRev}`, tmp))
-}
+const kernels = [await loadKernels('current', async (rel) => await import(pathToFileURL(path.join(ROOT, rel)).href))]
+const baseline = baselineRev ? revisionSources(baselineRev) : null
+if (baseline) kernels.unshift(await loadKernels(`baseline ${baseline.name}`, baseline.load))
 
 const WHAT = ['clean (lead 0)', 'clean stage (2 leads, per lead)', 'detect (lead 0)'] as const
 try {
@@ -200,5 +195,5 @@ try {
     await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/dsp-kernels.md'), md)
   }
 } finally {
-  if (tmp) rmSync(tmp, { recursive: true, force: true })
+  baseline?.remove()
 }

@@ -13,23 +13,18 @@
 //   npx tsx bench/qrs-speed.ts [--before <rev>] [--kernels js,wasm] [--runs 3] [--no-24h]
 //   (writes bench/results/qrs-speed.md, keeping its hand-written part from "## Notes" on;
 //   --before defaults to the last commit before the speed work)
-import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Item, SampleBlock } from '../src/core/items.ts'
 import { createQrsDetector, type QrsDetector, type QrsDetectorOptions } from '../src/dsp/qrs-detector.ts'
 import type { QrsKernel } from '../src/dsp/qrs-front-end.ts'
 import read from '../src/stages/read.ts'
 import { readContext, recordSpec } from '../test/helpers/read-record.ts'
-import { ROOT, sharedPath } from '../test/helpers/shared.ts'
-import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
+import { ROOT } from '../test/helpers/shared.ts'
 import { median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { replayCases, resultsTable, revisionSources } from './side-by-side.ts'
 
 const BEFORE_REV = '1a935e34c93f90a327adfd5f1a06c6de2fb1522f' // the detector before the speed work
 
@@ -41,17 +36,6 @@ const kernels = args.kernels.split(',') as QrsKernel[]
 const log = (s: string) => process.stderr.write(s + '\n')
 
 type Create = (o: QrsDetectorOptions) => QrsDetector
-
-/** The detector as it was at `rev`, from a temporary copy of src/dsp of that revision (whatever qrs-* imports). */
-async function loadBefore(rev: string, dir: string): Promise<Create> {
-  await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n')
-  const files = execFileSync('git', ['ls-tree', '--name-only', rev, 'src/dsp/'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\n')
-    .filter((f) => f.endsWith('.ts'))
-  for (const f of files) await writeFile(path.join(dir, path.basename(f)), execFileSync('git', ['show', `${rev}:${f}`], { cwd: ROOT, encoding: 'utf8' }))
-  const mod = (await import(pathToFileURL(path.join(dir, 'qrs-detector.ts')).href)) as { createQrsDetector: Create }
-  return mod.createQrsDetector
-}
 
 interface Pass {
   samples: number
@@ -109,21 +93,13 @@ async function pass(files: string[], creates: Create[]): Promise<Pass> {
   return out
 }
 
-const cases = [
-  ...['100', '101', '102', '208'].map((r) => ({ id: `MIT-BIH ${r}`, files: [sharedPath(`data/mitdb/${r}`)] })),
-  { id: 'Icentia11k p00000 (s00-s19, 23 h)', files: Array.from({ length: 20 }, (_, i) => sharedPath(`data/icentia11k/p00000_s${String(i).padStart(2, '0')}`)) },
-]
-if (!args['no-24h']) {
-  await ensureTiledFiles(log)
-  const file = TILED_FILES.find((f) => f.name === '24h')!.file
-  if (existsSync(file)) cases.push({ id: 'MIT-BIH 100 tiled (EDF+, 24 h)', files: [file] })
-}
+const cases = await replayCases(args['no-24h'], log)
 
-const tmp = await mkdtemp(path.join(os.tmpdir(), 'qrs-before-'))
+const rev = revisionSources(args.before)
 const rows: string[] = []
 try {
-  const before = await loadBefore(args.before, tmp)
-  const name = /^[0-9a-f]{40}$/.test(args.before) ? args.before.slice(0, 7) : args.before
+  const before = (await rev.load<{ createQrsDetector: Create }>('src/dsp/qrs-detector.ts')).createQrsDetector
+  const name = rev.name
   for (const c of cases) {
     const results: Pass[] = []
     for (let r = 0; r < runs; r++) {
@@ -140,23 +116,15 @@ try {
   }
   const after = (what: string) => kernels.map((k) => `${k} ${what}`)
   const head = ['record', 'Hz', 'hours', 'beats', `before (${name}) s`, ...after('s'), 'before ns/sample', ...after('ns/sample'), ...after('speed-up'), 'identical beats']
-  const md = [
-    '# QRS detector speed',
-    '',
-    `\`npx tsx bench/qrs-speed.ts${process.argv.slice(2).map((a) => ' ' + a).join('')}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}).`,
+  const md = resultsTable('QRS detector speed', 'bench/qrs-speed.ts', [
     `Seconds spent inside the detectors' push/finish calls, median of ${runs} runs; all versions (before, and the`,
     `current one with each front-end kernel: ${kernels.join(', ')}) are fed the same blocks (read stage, lead 0, raw`,
     'signal) in one stream, in alternating order, so they see the same machine load. ns/sample divides by the',
     'samples; the speed-up is against before. "Identical beats" compares every beat sample between all versions.',
     'Timings on this shared machine vary by 20-50 % between runs; the speed-up is the figure to read.',
-    '',
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows,
-    '',
-  ].join('\n')
+  ], head, rows)
   console.log(md)
   await writeResultsKeepingNotes(path.join(ROOT, 'bench/results/qrs-speed.md'), md)
 } finally {
-  await rm(tmp, { recursive: true, force: true })
+  rev.remove()
 }
