@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createAnnotationCsvParser } from '../../src/formats/annotation-csv.ts'
-import { MAX_ROW_CHARS, type SidecarRow } from '../../src/formats/annotation-row.ts'
+import { MAX_ROW_CHARS } from '../../src/formats/annotation-row.ts'
+import { parseInPieces, row } from '../helpers/sidecar-rows.ts'
 import { thrown } from '../helpers/thrown.ts'
 
-/** Parses `text` pushed in pieces of `size` characters (whole when omitted). */
-function parse(text: string, size = text.length || 1): SidecarRow[] {
-  const p = createAnnotationCsvParser('ann.csv')
-  const out: SidecarRow[] = []
-  for (let i = 0; i < text.length; i += size) out.push(...p.push(text.slice(i, i + size)))
-  return [...out, ...p.end()]
-}
-const row = (line: number, sample: number | null, timeMs: number | null, symbol: string, aux = ''): SidecarRow => ({ line, sample, timeMs, symbol, aux })
+const parse = (text: string, size?: number) => parseInPieces(createAnnotationCsvParser('ann.csv'), text, size)
 
 describe('CSV annotation sidecar parser', () => {
   it('reads the columns of the real example (sample,time_ms,symbol,aux,is_beat)', () => {

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createAnnotationJsonParser } from '../../src/formats/annotation-json.ts'
-import { MAX_ROW_CHARS, type SidecarRow } from '../../src/formats/annotation-row.ts'
+import { MAX_ROW_CHARS } from '../../src/formats/annotation-row.ts'
+import { parseInPieces, row } from '../helpers/sidecar-rows.ts'
 import { thrown } from '../helpers/thrown.ts'
 
-/** Parses `text` pushed in pieces of `size` characters (whole when omitted). */
-function parse(text: string, size = text.length || 1): SidecarRow[] {
-  const p = createAnnotationJsonParser('ann.ndjson')
-  const out: SidecarRow[] = []
-  for (let i = 0; i < text.length; i += size) out.push(...p.push(text.slice(i, i + size)))
-  return [...out, ...p.end()]
-}
-const row = (line: number, sample: number | null, timeMs: number | null, symbol: string, aux = ''): SidecarRow => ({ line, sample, timeMs, symbol, aux })
+const parse = (text: string, size?: number) => parseInPieces(createAnnotationJsonParser('ann.ndjson'), text, size)
 
 describe('JSON annotation sidecar parser', () => {
   it('reads NDJSON, one object per line, with the CSV fields', () => {
