@@ -4,10 +4,10 @@
 // back by the band-pass delay, then the raw sample farthest from the local mean within +-60 ms
 // (an R peak or, for a negative QRS, its deepest point; the mean removes baseline offset).
 // The signals come from the front end's buffers (the current block and `history` samples
-// before it), so nothing is copied per sample. Placement used to read a ring of `history`
-// samples; an energy peak found over ~1.2 s after it (a long plateau) reached past the ring and
-// read the newer samples that had overwritten those slots. That case keeps the ring's reading
-// (`slot`), so beats stay the same as before.
+// before it), so nothing is copied per sample. A peak found long after it (the energy stays high
+// for seconds, a long plateau) is placed among the last `history` samples, the oldest the buffers
+// hold whatever the blocking; a ring buffer used before read newer samples there, from the slots
+// they had overwritten.
 
 /** A peak of the integrated energy, placed on the raw signal. */
 export interface QrsPeak {
@@ -35,14 +35,12 @@ export function createQrsPlacer(fs: number, delay: number, mwiWidth: number): Qr
   const look = mwiWidth + Math.round(0.05 * fs)
   let size = 1
   while (size < fs + 2 * look + delay + refine) size *= 2
-  const mask = size - 1
   return {
     history: size,
     place(raw, bp, base, m, height, from, last) {
-      const lo0 = Math.max(from, m - look)
-      // The lowest sample read below is at least min(lo0, lo0 - delay - refine, from).
-      if (Math.max(from, lo0 - delay - refine) > last - size) return placeIn(raw, bp, base, m, height, from, last, lo0, delay, refine)
-      return placeAliased(raw, bp, base, m, height, from, last, lo0, delay, refine, mask)
+      const oldest = Math.max(from, last - size + 1)
+      const at = Math.max(m, oldest)
+      return placeIn(raw, bp, base, at, height, oldest, last, Math.max(oldest, at - look), delay, refine)
     },
   }
 }
@@ -84,38 +82,4 @@ function placeIn(raw: Float32Array, bp: Float64Array, base: number, m: number, h
     }
   }
   return { at: at + base, height, slope }
-}
-
-// placeIn as the ring read it: sample i from the slot it shared with the newest sample written there.
-function placeAliased(raw: Float32Array, bp: Float64Array, base: number, m: number, height: number, from: number, last: number, lo0: number, delay: number, refine: number, mask: number): QrsPeak {
-  const slot = (i: number) => last - ((last - i) & mask) - base
-  let pb = m
-  let best = Math.abs(bp[slot(m)])
-  let slope = 0
-  let after = bp[slot(m)]
-  for (let k = m; k >= lo0; k--) {
-    const v = bp[slot(k)]
-    if (Math.abs(v) > best) {
-      pb = k
-      best = Math.abs(v)
-    }
-    if (k < m) slope = Math.max(slope, Math.abs(after - v))
-    after = v
-  }
-  const c = pb - delay
-  const lo = Math.max(from, c - refine)
-  const hi = Math.min(last, c + refine)
-  let mean = 0
-  for (let k = lo; k <= hi; k++) mean += raw[slot(k)]
-  mean /= Math.max(1, hi - lo + 1)
-  let at = Math.max(lo, Math.min(hi, c))
-  let far = Math.abs(raw[slot(at)] - mean)
-  for (let k = lo; k <= hi; k++) {
-    const d = Math.abs(raw[slot(k)] - mean)
-    if (d > far) {
-      at = k
-      far = d
-    }
-  }
-  return { at, height, slope }
 }
