@@ -175,32 +175,35 @@ export default defineStage<CleanOptions>({
       queued[lead] -= n
       return y
     }
-    function* drain(): Generator<Item> {
+    // Moves what is ready into `ready`: marks before the next block, the block, then an item that
+    // is not a mark once the samples before it are out. A plain function filling an array, not a
+    // generator: it runs for every item, and most of the time there is nothing to move.
+    const ready: Item[] = []
+    function drain(): Item[] {
       for (;;) {
-        const ready = outPos + (queued.length ? Math.min(...queued) : 0)
+        let upTo = queued.length ? Infinity : outPos
+        for (const q of queued) upTo = Math.min(upTo, outPos + q)
         // A block ends at the first item that is not a mark (the filters restart at a gap).
-        let cap = Infinity
         if (boundaries > 0) {
           for (const p of pending) {
             if (!isPointMark(p.item.kind)) {
-              cap = p.at
+              upTo = Math.min(upTo, p.at)
               break
             }
           }
         }
-        const upTo = Math.min(ready, cap)
         if (upTo > outPos) {
-          while (pending.length && isPointMark(pending[0].item.kind) && pending[0].at < upTo) yield pending.shift()!.item
+          while (pending.length && isPointMark(pending[0].item.kind) && pending[0].at < upTo) ready.push(pending.shift()!.item)
           const n = upTo - outPos
           const block: SampleBlock = { kind: 'block', recordId: ctx.recordId, fs, startSample: outPos, labels, leads: queues.map((_, l) => take(l, n)) }
           outPos = upTo
-          yield block
+          ready.push(block)
         }
         if (pending.length && pending[0].at <= outPos) {
           const item = pending.shift()!.item
           if (!isPointMark(item.kind)) boundaries--
-          yield item
-        } else return
+          ready.push(item)
+        } else return ready
       }
     }
     const flush = () => cleaners.forEach((c, l) => enqueue(l, [c.finish()]))
@@ -210,14 +213,18 @@ export default defineStage<CleanOptions>({
         if (item.kind === 'gap') flush()
         if (!isPointMark(item.kind)) boundaries++
         pending.push({ at: inPos, item })
-        yield* drain()
+        // A mark behind others, or ahead of the samples out, waits: nothing can move yet.
+        if (isPointMark(item.kind) && (pending.length > 1 || inPos > outPos)) continue
+        for (const it of drain()) yield it
+        ready.length = 0
         continue
       }
       const block = item as SampleBlock
       const n = block.leads[0]?.length ?? 0
       if (block.fs !== fs || block.leads.length !== cleaners.length || block.startSample !== inPos) {
         flush()
-        yield* drain() // everything before is out, so the numbering can restart here
+        for (const it of drain()) yield it // everything before is out, so the numbering can restart here
+        ready.length = 0
         fs = block.fs
         labels = block.labels
         cleaners = block.leads.map(() => createLeadCleaner(ctx.options, fs))
@@ -231,7 +238,8 @@ export default defineStage<CleanOptions>({
         enqueue(l, parts)
       })
       inPos += n
-      yield* drain()
+      for (const it of drain()) yield it
+      ready.length = 0
     }
     flush()
     yield* drain()

@@ -92,15 +92,10 @@ export default defineStage<DetectOptions>({
         label: beatLabel, lead: label, leadIndex: lead, ...features,
       }
     }
-    // The oldest chunk in flight: its items, then its beats.
-    async function* land(): AsyncGenerator<Item> {
-      const f = flight.shift()!
-      const beats = await f.beats
-      yield* f.items
-      for (const b of beats) yield toItem(b)
-    }
-    // Hands the open chunk to the engine; lands chunks while more than `depth` are in flight.
-    async function* send(depth: number): AsyncGenerator<Item> {
+    // Hands the open chunk to the engine. The helpers here are plain functions whose items the
+    // loop below yields one by one: every item of the record passes here, and `yield*` (of an
+    // array or a generator) in an async generator costs a promise more per item.
+    function send(): void {
       if (chunk && chunk.at >= 0) {
         // No beat comes out more than a few seconds behind the samples fed (search-back, then the
         // classifier's next beat): mappings a minute older than this chunk are done with, so a
@@ -112,19 +107,28 @@ export default defineStage<DetectOptions>({
         // Joined pieces are a fresh array the engine may keep; a single piece is a block's own lead.
         const x = concatSamples(chunk.parts, (n) => new Float32Array(n))
         const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve([])
-        beats.catch(() => undefined) // awaited in land(); a failure must not count as unhandled before then
+        beats.catch(() => undefined) // awaited when landed; a failure must not count as unhandled before then
         flight.push({ items: chunk.items, beats })
         chunk = null
       }
-      while (flight.length > depth) yield* land()
     }
-    async function* finish(): AsyncGenerator<Item> {
-      yield* send(0)
-      if (!engine) return
-      const beats = await engine.finish()
-      for (const b of beats) yield toItem(b)
+    // Sends the open chunk, then lands chunks while more than `depth` are in flight: the items to
+    // yield, oldest chunk first, its items then its beats. At depth -1 also the engine's last
+    // beats, and the engine is closed.
+    async function sendAndLand(depth: number): Promise<Item[]> {
+      send()
+      const out: Item[] = []
+      while (flight.length > Math.max(depth, 0)) {
+        const f = flight.shift()!
+        const beats = await f.beats
+        for (const it of f.items) out.push(it)
+        for (const b of beats) out.push(toItem(b))
+      }
+      if (depth >= 0 || !engine) return out
+      for (const b of await engine.finish()) out.push(toItem(b))
       await engine.close()
       engine = null
+      return out
     }
     const open = (): Chunk => (chunk ??= { items: [], parts: [], samples: 0, at: -1 })
     const pickLead = (block: SampleBlock): number => {
@@ -141,7 +145,7 @@ export default defineStage<DetectOptions>({
         if (item.kind === 'recording') durationSec = (item as RecordingItem).durationSec
         if (item.kind === 'gap') {
           // The samples before the gap go as one chunk; the detector sees a jump after it.
-          yield* send(DEPTH)
+          for (const it of await sendAndLand(DEPTH)) yield it
           gapMs += (item as GapItem).endMs - (item as GapItem).startMs
           if (next >= 0) {
             offset += Math.round(GAP_PAD_SEC * fs)
@@ -155,7 +159,7 @@ export default defineStage<DetectOptions>({
         const block = item as SampleBlock
         if (!engine || block.fs !== fs) {
           // A new sampling rate (or the first block) starts a new engine; the beats so far come first.
-          yield* finish()
+          for (const it of await sendAndLand(-1)) yield it
           fs = block.fs
           lead = pickLead(block)
           label = block.labels[lead]
@@ -166,16 +170,16 @@ export default defineStage<DetectOptions>({
         const x = block.leads[lead]
         // A jump in sample numbers (no gap item) must reach the detector as a jump, not be joined.
         const cur = chunk as Chunk | null // set and cleared by the helpers above, out of TypeScript's sight
-        if (cur && cur.samples > 0 && block.startSample + offset !== cur.at + cur.samples) yield* send(DEPTH)
+        if (cur && cur.samples > 0 && block.startSample + offset !== cur.at + cur.samples) for (const it of await sendAndLand(DEPTH)) yield it
         const c = open()
         if (c.at < 0) c.at = block.startSample + offset
         c.items.push(block)
         c.parts.push(x)
         c.samples += x.length
         next = block.startSample + x.length
-        if (c.samples >= CHUNK_SEC * fs) yield* send(DEPTH)
+        if (c.samples >= CHUNK_SEC * fs) for (const it of await sendAndLand(DEPTH)) yield it
       }
-      yield* finish()
+      for (const it of await sendAndLand(-1)) yield it
     } finally {
       await (engine as BeatEngine | null)?.close()
     }

@@ -14,9 +14,33 @@ export default defineStage<ReadOptions>({
   name: 'read',
   version: 1,
   parseOptions: parseReadOptions,
-  async *transform(source, ctx) {
-    yield* source as AsyncIterable<Item>
+  transform(source, ctx) {
     const read = ctx.record.format === 'edf' ? readEdfItems : readWfdbItems
-    yield* ctx.record.parts ? readParts(ctx.record, ctx.options, ctx, read) : read(ctx.record, ctx.options, ctx)
+    return followedBy(source, () => (ctx.record.parts ? readParts(ctx.record, ctx.options, ctx, read) : read(ctx.record, ctx.options, ctx)))
   },
 })
+
+/**
+ * The items of `first`, then those of `then()` (started when `first` ends). A plain iterator
+ * rather than an async generator with `yield*`, which would add a promise per item for the
+ * reader's items, the bulk of the record's stream.
+ */
+function followedBy(first: AsyncIterable<Item>, then: () => AsyncIterable<Item>): AsyncIterable<Item> {
+  return {
+    [Symbol.asyncIterator]() {
+      let it: AsyncIterator<Item> = first[Symbol.asyncIterator]()
+      let second = false
+      const next = async (): Promise<IteratorResult<Item>> => {
+        const r = await it.next()
+        if (!r.done || second) return r
+        second = true
+        it = then()[Symbol.asyncIterator]()
+        return it.next()
+      }
+      return {
+        next: () => (second ? it.next() : next()),
+        return: async (value?: unknown) => (await it.return?.(value)) ?? { done: true as const, value: undefined },
+      }
+    },
+  }
+}
