@@ -93,7 +93,13 @@ const BLOCK = 4096
  * output does not depend on how the input is blocked. `wasm: false` keeps to the JavaScript loop
  * (the WebAssembly kernel gives the same bits; tests compare the two).
  */
-export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean } = {}): ZeroPhaseStream {
+export function createZeroPhaseMovingAverage(width: number, options?: { wasm?: boolean; float32?: false }): ZeroPhaseStream
+export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean; float32: true }): ZeroPhaseStream<Float32Array>
+/**
+ * `float32: true`: outputs in Float32Array, the sample type of blocks, rounded from the same
+ * doubles (the clean stage then hands them on without another copy).
+ */
+export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean; float32?: boolean } = {}): ZeroPhaseStream<Float64Array | Float32Array> {
   if (!Number.isInteger(width) || width < 1) throw new RangeError(`moving-average width must be a positive integer, found ${width}`)
   const m = width - 1
   const inv = 1 / width
@@ -118,6 +124,7 @@ export function createZeroPhaseMovingAverage(width: number, options: { wasm?: bo
   let skip = 0 // outputs still to drop: those of the left extension and of the first m values
   let headLen = 0, seen = 0, emitted = 0
   let started = false
+  const make = (n: number) => (options.float32 ? new Float32Array(n) : new Float64Array(n))
 
   const sum = (a: Float64Array, from: number) => {
     let t = 0
@@ -132,7 +139,7 @@ export function createZeroPhaseMovingAverage(width: number, options: { wasm?: bo
   // checks would not have fired and the result is the checked loop's. Otherwise, or without the
   // kernel, the stretch runs (again) in the checked loop from the saved sums (clean never feeds
   // a NaN: it ends the segment there).
-  function feed(src: Float64Array | Float32Array, from: number, to: number, out: Float64Array, o: number): number {
+  function feed(src: Float64Array | Float32Array, from: number, to: number, out: Float64Array | Float32Array, o: number): number {
     for (let at = from; at < to; ) {
       const n = Math.min(BLOCK, to - at)
       xs.set(src.subarray(at, at + n), m)
@@ -189,7 +196,7 @@ export function createZeroPhaseMovingAverage(width: number, options: { wasm?: bo
   }
 
   // Left edge: the odd extension 2*x[0] - x[pad..1], from the steady state of its first value.
-  function start(pad: number, out: Float64Array, o: number): number {
+  function start(pad: number, out: Float64Array | Float32Array, o: number): number {
     const ext = new Float64Array(pad)
     for (let i = 0; i < pad; i++) ext[i] = 2 * head[0] - head[pad - i]
     xs.fill(pad > 0 ? ext[0] : head[0], 0, m)
@@ -219,8 +226,8 @@ export function createZeroPhaseMovingAverage(width: number, options: { wasm?: bo
         headLen += off
       }
       seen += x.length
-      if (!started && headLen < head.length) return new Float64Array(0)
-      const out = new Float64Array(seen - m - emitted) // all but the last m are final once started
+      if (!started && headLen < head.length) return make(0)
+      const out = make(seen - m - emitted) // all but the last m are final once started
       let o = started ? 0 : start(padlen, out, 0)
       o = feed(x, off, x.length, out, o)
       emitted += o
@@ -228,7 +235,7 @@ export function createZeroPhaseMovingAverage(width: number, options: { wasm?: bo
     },
     finish() {
       const n = seen
-      const out = new Float64Array(n - emitted)
+      const out = make(n - emitted)
       if (n > 0) {
         const pad = Math.min(padlen, n - 1)
         let o = started ? 0 : start(pad, out, 0)

@@ -39,9 +39,9 @@ export type CleanOptions = z.infer<typeof schema>
 
 /** A filter over one contiguous segment of one lead; `finish` flushes and makes it ready to restart. */
 export interface SegmentFilter {
-  /** Feeds samples (copied, not kept); returns the outputs that are final. */
-  push(x: Float64Array | Float32Array): Float64Array
-  finish(): Float64Array
+  /** Feeds samples (copied, not kept); returns the outputs that are final (a fresh array). */
+  push(x: Float64Array | Float32Array): Float64Array | Float32Array
+  finish(): Float64Array | Float32Array
   held(): number
   maxHeld: number
 }
@@ -82,13 +82,17 @@ function chain(a: SegmentFilter, b: SegmentFilter): SegmentFilter {
     push: (x) => b.push(a.push(x)),
     finish() {
       const head = b.push(a.finish())
-      return concatSamples([head, b.finish()], (n) => new Float64Array(n))
+      return concatSamples([head, b.finish()], (n) => (head instanceof Float32Array ? new Float32Array(n) : new Float64Array(n)))
     },
   }
 }
 
-/** The per-lead filter chain for `options` at sampling rate `fs` (exported for tests of its memory bound). */
-export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFilter {
+/**
+ * The per-lead filter chain for `options` at sampling rate `fs` (exported for tests of its memory
+ * bound). `output: 'float32'`: the zero-phase chain's outputs come as Float32Array, the blocks'
+ * sample type, rounded from the same doubles (the stage hands them on without another copy).
+ */
+export function createLeadCleaner(options: CleanOptions, fs: number, output: 'float64' | 'float32' = 'float64'): SegmentFilter {
   let sos: Sos
   try {
     sos = designButterworth({ order: options.order, cutoffHz: options.highpassHz, fs, type: 'highpass' })
@@ -102,9 +106,10 @@ export function createLeadCleaner(options: CleanOptions, fs: number): SegmentFil
   return chain(
     // The backward pass also runs over the margin of every chunk: chunks of 4 margins make that
     // 1.25 passes per sample instead of 2 (bench/dsp-kernels.ts), for 0.3 MB more per lead.
-    createZeroPhase({ filter: hp, padlen: sosPadlen(sos), margin, chunk: 4 * margin }),
+    // The moving average takes each output at once, so the high-pass may reuse its buffer.
+    createZeroPhase({ filter: hp, padlen: sosPadlen(sos), margin, chunk: 4 * margin, reuseOutput: true }),
     // Both passes of the moving average in one (an FIR needs width-1 samples of look-ahead).
-    createZeroPhaseMovingAverage(width),
+    output === 'float32' ? createZeroPhaseMovingAverage(width, { float32: true }) : createZeroPhaseMovingAverage(width),
   )
 }
 
@@ -126,7 +131,7 @@ export function finiteRunEnd(x: Float32Array, i: number): number {
 }
 
 /** Splits at non-finite samples: the segment before is finished, the bad samples come out as NaN. */
-function cleanLead(f: SegmentFilter, x: Float32Array, out: Float64Array[]): void {
+function cleanLead(f: SegmentFilter, x: Float32Array, out: (Float64Array | Float32Array)[]): void {
   let i = 0
   while (i < x.length) {
     // The filters take the Float32 view as it is (they copy what they keep).
@@ -136,7 +141,7 @@ function cleanLead(f: SegmentFilter, x: Float32Array, out: Float64Array[]): void
     out.push(f.finish())
     let k = j
     while (k < x.length && !Number.isFinite(x[k])) k++
-    out.push(new Float64Array(k - j).fill(NaN))
+    out.push(new Float32Array(k - j).fill(NaN))
     i = k
   }
 }
@@ -147,7 +152,7 @@ export default defineStage<CleanOptions>({
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     let cleaners: SegmentFilter[] = []
-    let queues: Float64Array[][] = [] // per lead, filtered samples not yet emitted
+    let queues: Float32Array[][] = [] // per lead, filtered samples not yet emitted
     let queued: number[] = []
     let [fs, labels] = [0, [] as string[]]
     let inPos = 0 // next input sample index
@@ -155,14 +160,21 @@ export default defineStage<CleanOptions>({
     const pending: { at: number; item: Item }[] = []
     let boundaries = 0 // pending items that are not marks
 
-    const enqueue = (lead: number, parts: Float64Array[]) => {
+    // Parts are fresh arrays, owned here (the causal chain's come in Float64Array).
+    const enqueue = (lead: number, parts: (Float64Array | Float32Array)[]) => {
       for (const p of parts) {
         if (p.length === 0) continue
-        queues[lead].push(p)
+        queues[lead].push(p instanceof Float32Array ? p : new Float32Array(p))
         queued[lead] += p.length
       }
     }
     const take = (lead: number, n: number): Float32Array => {
+      const q = queues[lead]
+      if (q[0]?.length === n) {
+        // Most blocks: one part, exactly the samples ready (one lead, or leads in step).
+        queued[lead] -= n
+        return q.shift()!
+      }
       const y = new Float32Array(n)
       for (let o = 0; o < n; ) {
         const head = queues[lead][0]
@@ -227,13 +239,13 @@ export default defineStage<CleanOptions>({
         ready.length = 0
         fs = block.fs
         labels = block.labels
-        cleaners = block.leads.map(() => createLeadCleaner(ctx.options, fs))
+        cleaners = block.leads.map(() => createLeadCleaner(ctx.options, fs, 'float32'))
         queues = block.leads.map(() => [])
         queued = block.leads.map(() => 0)
         inPos = outPos = block.startSample
       }
       block.leads.forEach((x, l) => {
-        const parts: Float64Array[] = []
+        const parts: (Float64Array | Float32Array)[] = []
         cleanLead(cleaners[l], x, parts)
         enqueue(l, parts)
       })

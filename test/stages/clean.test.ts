@@ -86,11 +86,11 @@ describe('clean stage', () => {
     expect(maxDiff(a, c)).toBe(0)
   })
 
-  it('createLeadCleaner: bit-identical output for blocks of 1, 997, 3600 and 50,000 over 5 min (several backward windows)', () => {
+  it('createLeadCleaner: bit-identical output for blocks of 1, 997, 3600, 50,000 and 100,000 over 5 min (several backward windows, up to three ending in one push)', () => {
     const options: CleanOptions = { method: 'neurokit', highpassHz: 0.5, order: 5, powerlineHz: 50, zeroPhase: true }
     const x = Float64Array.from(ecgLike(5 * 60 * FS, FS))
-    const run = (size: number) => {
-      const lead = createLeadCleaner(options, FS)
+    const run = (size: number, output?: 'float32') => {
+      const lead = createLeadCleaner(options, FS, output)
       const parts: number[] = []
       for (let s = 0; s < x.length; s += size) for (const v of lead.push(x.subarray(s, s + size))) parts.push(v)
       for (const v of lead.finish()) parts.push(v)
@@ -98,7 +98,10 @@ describe('clean stage', () => {
     }
     const a = run(3600)
     expect(a.length).toBe(x.length)
-    for (const size of [1, 997, 50000]) expect(run(size)).toEqual(a)
+    for (const size of [1, 997, 50000, 100000]) expect(run(size)).toEqual(a)
+    // Float32 output (the stage's): the same doubles, rounded once.
+    const a32 = a.map(Math.fround)
+    for (const size of [997, 3600, 100000]) expect(run(size, 'float32')).toEqual(a32)
   })
 
   it('causal mode (zeroPhase: false) emits at once and differs from zero phase', async () => {
