@@ -30,8 +30,19 @@ export const VARIANCES = 8 * 96
 export const BEST = VARIANCES + 16 * PAIRS
 export const TEMPLATES = 1024
 export const SLOT = 8 * MATCH_LEN
-/** beat-window.ts's WINDOW_LEN (the test checks it agrees). */
-export const WINDOW_LEN = 177
+/** beat-window.ts's grid (the test checks WINDOW_LEN and the ranges below agree). */
+const GRID_HZ = 250
+const CENTER = Math.round((250 * GRID_HZ) / 1000)
+export const WINDOW_LEN = CENTER + Math.round((450 * GRID_HZ) / 1000) + 1
+const at = (ms) => CENTER + Math.round((ms * GRID_HZ) / 1000)
+/** beat-window.ts's baseline stretches and beat-features.ts's measureShape ranges, grid indices. */
+export const RANGES = {
+  BASE_LEN: Math.round((40 * GRID_HZ) / 1000), BASE_FROM: at(-250), BASE_TO: at(-40),
+  SPAN_FROM: at(-100), SPAN_TO: at(150), PTP_FROM: at(-80), PTP_TO: at(100),
+  PRE_NOISE: [at(-250) + 1, at(-60)], POST_NOISE: [at(200), at(440)],
+}
+/** shape()'s results (f64 each, from its `out`): baselinePtp, spanMs, ptp, noise. */
+export const SHAPE_RESULTS = 4
 
 /** k values per loop iteration (divides MATCH_LEN). */
 const UNROLL = Number(process.env.BEAT_UNROLL ?? 10)
@@ -155,8 +166,86 @@ function windowKernel() {
     (f64.eq (f64.sub (local.get $sum) (local.get $sum)) (f64.const 0)))`
 }
 
+// shape(wave, out): beat-window.ts's removeBaseline on the WINDOW_LEN values at `wave`, in place,
+// then beat-features.ts's measureShape of the result; stores baselinePtp, spanMs, ptp and noise
+// at `out`. Every sum is the JavaScript's, in its order. Extremes are taken with f64x2.pmin/pmax
+// (`b < a ? b : a`, the JavaScript's `if (v < lo) lo = v`), two stretches or two halves at a time:
+// the extreme of a set is the same value whatever the order, and on a wave (no NaN, no -0: see
+// removeBaseline) Math.min/max give that value too. Every stretch is measured (no skipping by its
+// end values, which mispredicts) and the first strictly flattest taken, which is what the skipping
+// scan finds. Independent sums share a loop (slope energy with the roughness before the QRS, the
+// 10/90 % points with the roughness after it), so the CPU overlaps their dependent chains.
+function shapeKernel() {
+  const { BASE_LEN, BASE_FROM, BASE_TO, SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, PRE_NOISE, POST_NOISE } = RANGES
+  const w = (k, p = 'p') => `(f64.load offset=${8 * k} (local.get $${p}))`
+  const v = (k, p = 'p') => `(v128.load offset=${8 * k} (local.get $${p}))`
+  const setp = (i) => `(local.set $p (i32.add (local.get $wave) (i32.shl ${i} (i32.const 3))))`
+  const inc = (n) => `(local.set $${n} (i32.add (local.get $${n}) (i32.const 1)))`
+  // A counted loop over $i from `from` to `to` (exclusive), $p = wave + 8 i.
+  const loop = (from, to, body) => to <= from ? [] : [`(local.set $i (i32.const ${from}))`, `(loop $l`,
+    `  ${setp('(local.get $i)')}`, ...body.map((l) => '  ' + l), `  ${inc('i')}`, `  (br_if $l (i32.lt_s (local.get $i) (i32.const ${to}))))`]
+  const code = []
+  const emit = (...lines) => code.push(...lines)
+  // The stretches a and a + 1 in the lanes; then the first strictly flattest of the two, in order.
+  const last = BASE_TO - BASE_LEN // the last stretch's start
+  const pairBody = (lanes) => [
+    `(local.set $lo ${v(0)})`, '(local.set $hi (local.get $lo))',
+    ...[...Array(BASE_LEN - 1).keys()].flatMap((j) => [`(local.set $x ${v(j + 1)})`,
+      '(local.set $lo (f64x2.pmin (local.get $lo) (local.get $x)))', '(local.set $hi (f64x2.pmax (local.get $hi) (local.get $x)))']),
+    '(local.set $x (f64x2.sub (local.get $hi) (local.get $lo)))',
+    ...lanes.flatMap((lane) => [`(local.set $r (f64x2.extract_lane ${lane} (local.get $x)))`,
+      '(if (f64.lt (local.get $r) (local.get $best)) (then (local.set $best (local.get $r))', `  (local.set $at (i32.add (local.get $i) (i32.const ${lane})))))`]),
+  ]
+  const pairs = Math.floor((last - BASE_FROM + 1) / 2)
+  emit('(local.set $best (f64.const inf))')
+  // Pairs step i by 2: the loop's own increment adds 1 more.
+  emit(...loop(BASE_FROM, BASE_FROM + 2 * pairs, [...pairBody([0, 1]), inc('i')]).map((l, n, all) => n === all.length - 1 ? l.replace(`(i32.const ${BASE_FROM + 2 * pairs})`, `(i32.const ${BASE_FROM + 2 * pairs})`) : l))
+  if ((last - BASE_FROM + 1) % 2) emit(`(local.set $i (i32.const ${last}))`, setp('(local.get $i)'), ...pairBody([0]))
+  // Its level (a sum from 0 in k order), subtracted from every value, two at a time.
+  emit(setp('(local.get $at)'), '(local.set $sum (f64.const 0))')
+  for (let k = 0; k < BASE_LEN; k++) emit(`(local.set $sum (f64.add (local.get $sum) ${w(k)}))`)
+  emit(`(local.set $level (f64.div (local.get $sum) (f64.const ${BASE_LEN})))`, '(local.set $lv (f64x2.splat (local.get $level)))')
+  const even = WINDOW_LEN - (WINDOW_LEN % 8)
+  emit(...loop(0, even / 8, [`(local.set $p (i32.add (local.get $wave) (i32.shl (local.get $i) (i32.const 6))))`,
+    ...[0, 2, 4, 6].map((k) => `(v128.store offset=${8 * k} (local.get $p) (f64x2.sub ${v(k)} (local.get $lv)))`)]).filter((l) => !l.includes('i32.shl (local.get $i) (i32.const 3)')))
+  for (let k = even; k < WINDOW_LEN; k++) emit(`(f64.store offset=${8 * k} (local.get $wave) (f64.sub ${w(k, 'wave')} (local.get $level)))`)
+  // measureShape. d(k): the slope at k; rough(acc, k): the roughness term at k, added to $acc.
+  const slope2 = (k) => `(local.set $d (f64.sub ${w(k + 1)} ${w(k - 1)}))`
+  const rough = (acc, k) => `(local.set $${acc} (f64.add (local.get $${acc}) (f64.abs (f64.add (f64.sub ${w(k + 1)} (f64.mul (f64.const 2) ${w(k)})) ${w(k - 1)}))))`
+  const addTotal = (k) => [slope2(k), '(local.set $total (f64.add (local.get $total) (f64.mul (local.get $d) (local.get $d))))']
+  const addCum = (k) => [slope2(k), '(local.set $cum (f64.add (local.get $cum) (f64.mul (local.get $d) (local.get $d))))',
+    `(local.set $k10 (select (i32.add (local.get $i) (i32.const ${k})) (local.get $k10) (f64.lt (local.get $cum) (local.get $t10))))`,
+    `(local.set $k90 (select (i32.add (local.get $i) (i32.const ${k})) (local.get $k90) (f64.lt (local.get $cum) (local.get $t90))))`]
+  // Index i runs from 0; the terms sit at constant offsets SPAN_FROM + i, PRE_NOISE[0] + i, ...
+  const spanN = SPAN_TO - SPAN_FROM
+  const preN = PRE_NOISE[1] - PRE_NOISE[0]
+  const postN = POST_NOISE[1] - POST_NOISE[0]
+  emit('(local.set $total (f64.const 0))', '(local.set $pre (f64.const 0))', '(local.set $post (f64.const 0))')
+  emit(...loop(0, Math.min(spanN, preN), [...addTotal(SPAN_FROM), rough('pre', PRE_NOISE[0])]))
+  emit(...loop(Math.min(spanN, preN), spanN, addTotal(SPAN_FROM)), ...loop(Math.min(spanN, preN), preN, [rough('pre', PRE_NOISE[0])]))
+  emit('(local.set $t10 (f64.mul (f64.const 0.1) (local.get $total)))', '(local.set $t90 (f64.mul (f64.const 0.9) (local.get $total)))',
+    '(local.set $cum (f64.const 0))', `(local.set $k10 (i32.const ${SPAN_FROM}))`, `(local.set $k90 (i32.const ${SPAN_FROM}))`)
+  emit(...loop(0, Math.min(spanN, postN), [...addCum(SPAN_FROM), rough('post', POST_NOISE[0])]))
+  emit(...loop(Math.min(spanN, postN), spanN, addCum(SPAN_FROM)), ...loop(Math.min(spanN, postN), postN, [rough('post', POST_NOISE[0])]))
+  // The extremes from PTP_FROM to PTP_TO (inclusive), the even and the odd ones in the two lanes.
+  const ptpN = PTP_TO - PTP_FROM + 1
+  emit(`(local.set $lo ${v(PTP_FROM, 'wave')})`, '(local.set $hi (local.get $lo))')
+  for (let k = PTP_FROM + 2; k + 1 <= PTP_TO; k += 2) emit(`(local.set $x ${v(k, 'wave')})`, '(local.set $lo (f64x2.pmin (local.get $lo) (local.get $x)))', '(local.set $hi (f64x2.pmax (local.get $hi) (local.get $x)))')
+  if (ptpN % 2) emit(`(local.set $x (f64x2.splat ${w(PTP_TO, 'wave')}))`, '(local.set $lo (f64x2.pmin (local.get $lo) (local.get $x)))', '(local.set $hi (f64x2.pmax (local.get $hi) (local.get $x)))')
+  emit('(local.set $r (f64.sub (f64.max (f64x2.extract_lane 0 (local.get $hi)) (f64x2.extract_lane 1 (local.get $hi))) (f64.min (f64x2.extract_lane 0 (local.get $lo)) (f64x2.extract_lane 1 (local.get $lo)))))',
+    `(local.set $noise (f64.min (f64.div (local.get $pre) (f64.const ${preN})) (f64.div (local.get $post) (f64.const ${postN}))))`,
+    '(f64.store offset=0 (local.get $out) (local.get $best))',
+    `(f64.store offset=8 (local.get $out) (f64.div (f64.convert_i32_s (i32.mul (i32.sub (local.get $k90) (local.get $k10)) (i32.const 1000))) (f64.const ${GRID_HZ})))`,
+    '(f64.store offset=16 (local.get $out) (local.get $r))',
+    '(f64.store offset=24 (local.get $out) (select (f64.div (local.get $noise) (local.get $r)) (f64.const inf) (f64.gt (local.get $r) (f64.const 0))))')
+  const f64s = ['best', 'r', 'sum', 'level', 'd', 'total', 'pre', 'post', 't10', 't90', 'cum', 'noise']
+  return `  (func (export "shape") (param $wave i32) (param $out i32)
+    ${f64s.map((n) => `(local $${n} f64)`).join(' ')} ${locals(['lo', 'hi', 'x', 'lv'])} (local $i i32) (local $at i32) (local $p i32) (local $k10 i32) (local $k90 i32)
+    ${code.join('\n    ')})`
+}
+
 export function kernelsWat() {
-  return `(module\n  (import "env" "memory" (memory 1))\n${variancesKernel()}\n${matchKernel()}\n${windowKernel()}\n)\n`
+  return `(module\n  (import "env" "memory" (memory 1))\n${variancesKernel()}\n${matchKernel()}\n${windowKernel()}\n${shapeKernel()}\n)\n`
 }
 
 export async function kernelsSource() {
@@ -168,8 +257,8 @@ export async function kernelsSource() {
       'Generated by scripts/wasm-beat-kernels.mjs from the WAT text there; do not edit. The kernels of',
       'beat-match.ts: variances (the beat\'s per-shift variances) and match (its best correlation with',
       'a centred template), two shifts per f64x2 register (WebAssembly SIMD); and of beat-window-wasm.ts:',
-      'window (box smoothing and interpolation onto the grid).',
-    ], extra: [`export const BEAT_MATCH_LAYOUT = ${JSON.stringify({ MATCH_LEN, SHIFTS, WINDOW_LEN, BEAT, BEAT_LEN, VARIANCES, BEST, TEMPLATES, SLOT })}`],
+      'window (box smoothing and interpolation onto the grid) and shape (baseline removal and measureShape).',
+    ], extra: [`export const BEAT_MATCH_LAYOUT = ${JSON.stringify({ MATCH_LEN, SHIFTS, WINDOW_LEN, BEAT, BEAT_LEN, VARIANCES, BEST, TEMPLATES, SLOT, SHAPE_RESULTS, ...RANGES })}`],
   })
 }
 

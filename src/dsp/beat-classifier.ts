@@ -99,36 +99,34 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   const templates = createTemplateSet()
   const rhythm = createRhythmTracker()
 
-  // Extracts the window of the beat at `beat` into `wave` (windower.extract's result); null when
+  // Extracts the window of the beat at `beat` into `shape` (windower.extractShape); false when
   // one of its samples is not available. The last block is read in place; the ring holds the
   // RING_SEC before it, so a beat confirmed late still finds its window whatever the block size.
   // A window inside the block or inside the ring (not across its wrap) is read where it lies; one
   // across the block's start or the wrap is first copied into the windower's input.
-  function extractWindow(beat: number, wave: Float64Array): number | null {
+  function extractWindow(beat: number, shape: BeatShape): boolean {
     const lo = beat - before
     const end = beat + after + 1
-    if (lo < first || end > next || lo < blockStart - size) return null
-    if (lo >= blockStart) return windower.extractFrom(block!, lo - blockStart, wave)
-    if (end <= blockStart && (lo & mask) + (end - lo) <= size) return windower.extractFrom(ring, lo & mask, wave)
+    if (lo < first || end > next || lo < blockStart - size) return false
+    if (lo >= blockStart) return windower.extractShape(block!, lo - blockStart, shape)
+    if (end <= blockStart && (lo & mask) + (end - lo) <= size) return windower.extractShape(ring, lo & mask, shape)
     const input = windower.input
     const split = Math.min(end, blockStart)
     let k = 0
     for (let n = lo; n < split; n++) input[k++] = ring[n & mask]
     for (let n = Math.max(lo, blockStart); n < end; n++) input[k++] = block![n - blockStart]
-    return windower.extract(wave)
+    return windower.extractShape(input, 0, shape)
   }
 
   function extractReady(ending: boolean): void {
     for (const p of pending) {
       if (p.window !== 'waiting') continue
       if (p.sample + after >= next && !ending) break
-      const baselinePtp = p.sample + after < next ? extractWindow(p.sample, p.shape.wave) : null
-      if (baselinePtp === null) p.window = 'missing'
-      else {
+      if (p.sample + after < next && extractWindow(p.sample, p.shape)) {
         p.window = 'ready'
-        p.shape.baselinePtp = baselinePtp
-        measureShape(p.shape)
-      }
+        // The WebAssembly windower measured the shape beside the window (same bits).
+        if (!windower.measures) measureShape(p.shape)
+      } else p.window = 'missing'
     }
   }
 

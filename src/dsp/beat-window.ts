@@ -12,7 +12,10 @@
 // samples are the grid itself, and the flattest baseline stretch skips stretches whose ends
 // alone rule them out. The running sum of the box stays one chain in the plain order (the
 // windows must equal the plain definition bit for bit), so it sets the floor here; it runs in
-// WebAssembly where available (beat-window-wasm.ts), without JavaScript's bounds checks.
+// WebAssembly where available (beat-window-wasm.ts), without JavaScript's bounds checks, and so
+// do the baseline removal and the classifier's measures of the window (extractShape), which in
+// JavaScript cost as much again.
+import type { BeatShape } from './beat-features.ts'
 import { createWindowKernel } from './beat-window-wasm.ts'
 
 /** Rate of the beat grid, Hz. */
@@ -53,6 +56,14 @@ export interface BeatWindower {
   extract(wave: Float64Array): number | null
   /** As `extract`, reading the input samples from source[start..] in place (the ring or the block). */
   extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null
+  /**
+   * As `extractFrom` into shape.wave and shape.baselinePtp; when `measures` is true, also
+   * shape's spanMs, ptp and noise as beat-features.ts's measureShape gives them (else the caller
+   * measures). False when an input sample is not finite (shape then unchanged).
+   */
+  extractShape(source: Float32Array, start: number, shape: BeatShape): boolean
+  /** True when extractShape measures (the WebAssembly kernel does, beside the window). */
+  readonly measures: boolean
 }
 
 /**
@@ -81,10 +92,16 @@ export function createBeatWindower(fs: number, wasm = true): BeatWindower {
   const kernel = wasm ? createWindowKernel(n, box, half, index, near, far, direct) : null
   const input = kernel ? kernel.input : new Float32Array(n)
   // Reads the window from source[start..start + n) (mV, NaN = invalid), any Float32Array.
+  // The kernel's window of source[start..] (copied into its input unless it is that input).
+  const runKernel = (source: Float32Array, start: number) => {
+    if (source !== input) input.set(source.subarray(start, start + n))
+    return kernel!.run()
+  }
   function extractFrom(source: Float32Array, start: number, wave: Float64Array): number | null {
     if (kernel) {
-      if (source !== input) input.set(source.subarray(start, start + n))
-      return kernel.run() ? removeBaseline(kernel.wave, wave) : null
+      if (!runKernel(source, start)) return null
+      wave.set(kernel.wave)
+      return kernel.measures[0]
     }
     // A centred box of odd or even width (left-biased), as a running sum in the order of the
     // plain definition (add the newest sample, then drop the oldest): smooth[j] is the sum that
@@ -126,12 +143,30 @@ export function createBeatWindower(fs: number, wasm = true): BeatWindower {
     }
     return removeBaseline(wave, wave)
   }
+  function extractShape(source: Float32Array, start: number, shape: BeatShape): boolean {
+    if (kernel) {
+      if (!runKernel(source, start)) return false
+      shape.wave.set(kernel.wave)
+      const m = kernel.measures
+      shape.baselinePtp = m[0]
+      shape.spanMs = m[1]
+      shape.ptp = m[2]
+      shape.noise = m[3]
+      return true
+    }
+    const baselinePtp = extractFrom(source, start, shape.wave)
+    if (baselinePtp === null) return false
+    shape.baselinePtp = baselinePtp
+    return true
+  }
   return {
     before,
     after,
     input,
     extract: (wave) => extractFrom(input, 0, wave),
     extractFrom,
+    extractShape,
+    measures: kernel !== null,
   }
 }
 
@@ -139,6 +174,7 @@ const BASE_LEN = Math.round((40 * GRID_HZ) / 1000)
 const BASE_FROM = at(-PRE_MS)
 const BASE_TO = at(-40)
 
+// (JavaScript path; the WebAssembly kernel "shape" does the same, measuring every stretch.)
 // Subtracts the mean of the flattest 40 ms (least peak-to-peak) between 250 and 40 ms before the
 // beat, writing w minus that level into `out` (may be w); returns that peak-to-peak. A stretch's peak-to-peak is at least the difference of its end
 // values (rounding is monotonic, so also in floating point), so a stretch whose ends already differ

@@ -1,21 +1,35 @@
-// The window's smoothing in WebAssembly (beat-window-wasm.ts) against the JavaScript windower:
-// bit-identical windows and baseline peak-to-peaks at several rates (direct grid at 250 Hz,
-// interpolated elsewhere), the same refusals of non-finite input, and the same windows of real
-// beats (MIT-BIH 208 at 360 Hz).
+// The window's smoothing, baseline removal and measures in WebAssembly (beat-window-wasm.ts)
+// against the JavaScript windower and beat-features.ts's measureShape: bit-identical windows,
+// baseline peak-to-peaks and measures at several rates (direct grid at 250 Hz, interpolated
+// elsewhere), the same refusals of non-finite input, and the same windows of real beats
+// (MIT-BIH 208 at 360 Hz).
 import { describe, expect, it } from 'vitest'
-import { createBeatWindower, WINDOW_LEN } from '../../src/dsp/beat-window.ts'
+import { type BeatShape, measureShape } from '../../src/dsp/beat-features.ts'
+import { BEAT_MATCH_LAYOUT } from '../../src/dsp/beat-match.wasm.ts'
+import { at, createBeatWindower, GRID_HZ, PRE_MS, WINDOW_LEN } from '../../src/dsp/beat-window.ts'
 import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
-// Windows every `step`-th position of x with both windowers; returns the windows compared.
+const newShape = (): BeatShape => ({ wave: new Float64Array(WINDOW_LEN), spanMs: 0, ptp: 0, baselinePtp: 0, noise: 0 })
+
+// Windows x at each start with both windowers, and measures them (JavaScript: measureShape;
+// WebAssembly: extractShape's own measures); returns the windows compared.
 function compare(x: Float32Array, fs: number, starts: number[]): number {
   const [js, wasm] = [createBeatWindower(fs, false), createBeatWindower(fs)]
+  expect([js.measures, wasm.measures]).toEqual([false, true])
   const [a, b] = [new Float64Array(WINDOW_LEN), new Float64Array(WINDOW_LEN)]
+  const [sa, sb] = [newShape(), newShape()]
   for (const start of starts) {
     const pa = js.extractFrom(x, start, a)
     const pb = wasm.extractFrom(x, start, b)
     expect(Object.is(pa, pb)).toBe(true)
     if (pa !== null && !a.every((v, k) => Object.is(v, b[k]))) expect([...b]).toEqual([...a])
+    expect(js.extractShape(x, start, sa)).toBe(pa !== null)
+    expect(wasm.extractShape(x, start, sb)).toBe(pa !== null)
+    if (pa === null) continue
+    measureShape(sa)
+    const fields = (s: BeatShape) => [s.baselinePtp, s.spanMs, s.ptp, s.noise, ...s.wave]
+    if (!fields(sa).every((v, k) => Object.is(v, fields(sb)[k]))) expect(fields(sb)).toEqual(fields(sa))
   }
   return starts.length
 }
@@ -29,6 +43,12 @@ describe('beat-window-wasm', () => {
     const starts = Array.from({ length: 300 }, (_, i) => Math.floor((i * (x.length - w.before - w.after - 1)) / 300))
     expect(compare(x, fs, starts)).toBe(300)
     expect(w.extractFrom(x, 5 * fs - w.before, new Float64Array(WINDOW_LEN))).toBeNull()
+  })
+
+  it('the kernels were generated for this grid\'s baseline stretches and measureShape\'s ranges', () => {
+    const { BASE_LEN, BASE_FROM, BASE_TO, SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, PRE_NOISE, POST_NOISE } = BEAT_MATCH_LAYOUT
+    expect([BASE_LEN, BASE_FROM, BASE_TO]).toEqual([Math.round((40 * GRID_HZ) / 1000), at(-PRE_MS), at(-40)])
+    expect([SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, ...PRE_NOISE, ...POST_NOISE]).toEqual([at(-100), at(150), at(-80), at(100), at(-250) + 1, at(-60), at(200), at(440)])
   })
 
   it('reads the windower\'s own input in place (extract) as it reads a block', () => {
