@@ -4,4 +4,7 @@ import { createBeatCore, type BeatEngineOptions } from './beat-engine.ts'
 import { serveRequests, workerInput } from './worker-serve.ts'
 
 const core = createBeatCore(workerInput as BeatEngineOptions)
-serveRequests((m: { t: 'push'; x: Float32Array; at: number } | { t: 'finish' }) => ({ result: m.t === 'push' ? core.push(m.x, m.at) : core.finish() }))
+serveRequests((m: { t: 'push'; x: Float32Array; at: number } | { t: 'finish' }) => {
+  const beats = m.t === 'push' ? core.push(m.x, m.at) : core.finish()
+  return { result: beats, transfer: [beats.buffer as ArrayBuffer] }
+})

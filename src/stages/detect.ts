@@ -18,9 +18,8 @@ import { defineStage } from '../core/stage.ts'
 import type { BeatItem, GapItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
-import type { ClassifiedBeat } from '../dsp/beat-classifier.ts'
 import { concatSamples } from '../dsp/concat-samples.ts'
-import { createLocalBeatEngine, createWorkerBeatEngine, type BeatEngine } from './beat-engine.ts'
+import { BEAT_FIELDS, createLocalBeatEngine, createWorkerBeatEngine, unpackBeat, type BeatEngine } from './beat-engine.ts'
 
 const schema = z.strictObject({
   /** The lead to detect on: index among the record's selected leads, or its label. */
@@ -60,7 +59,7 @@ interface Chunk {
 /** A chunk whose samples are with the engine, waiting for its beats. */
 interface InFlight {
   items: Item[]
-  beats: Promise<ClassifiedBeat[]>
+  beats: Promise<Float64Array> // packed (beat-engine.ts)
 }
 
 export default defineStage<DetectOptions>({
@@ -81,15 +80,16 @@ export default defineStage<DetectOptions>({
     let durationSec = 0
     let segments: Segment[] = []
 
-    const toItem = (b: ClassifiedBeat): BeatItem => {
+    // Beat i of packed beats (beat-engine.ts) as the stage's item.
+    const toItem = (p: Float64Array, i: number): BeatItem => {
+      const b = unpackBeat(p, i)
       while (segments.length > 1 && segments[1].detStart <= b.sample) segments.shift()
       const seg = segments[0]
       const sample = b.sample - seg.offset
-      const { sample: _s, label: beatLabel, ...features } = b
       return {
         kind: 'beat', recordId: ctx.recordId, source: 'detector', sample,
         timeMs: Math.round((sample / fs) * 1e6 + seg.gapMs * 1000) / 1000,
-        label: beatLabel, lead: label, leadIndex: lead, ...features,
+        label: b.label, lead: label, leadIndex: lead, rrMs: b.rrMs, qrsSpanMs: b.qrsSpanMs, templateCorr: b.templateCorr,
       }
     }
     // Hands the open chunk to the engine. The helpers here are plain functions whose items the
@@ -106,7 +106,7 @@ export default defineStage<DetectOptions>({
       if (chunk) {
         // Joined pieces are a fresh array the engine may keep; a single piece is a block's own lead.
         const x = concatSamples(chunk.parts, (n) => new Float32Array(n))
-        const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve([])
+        const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve(new Float64Array(0))
         beats.catch(() => undefined) // awaited when landed; a failure must not count as unhandled before then
         flight.push({ items: chunk.items, beats })
         chunk = null
@@ -122,10 +122,11 @@ export default defineStage<DetectOptions>({
         const f = flight.shift()!
         const beats = await f.beats
         for (const it of f.items) out.push(it)
-        for (const b of beats) out.push(toItem(b))
+        for (let i = 0; i < beats.length / BEAT_FIELDS; i++) out.push(toItem(beats, i))
       }
       if (depth >= 0 || !engine) return out
-      for (const b of await engine.finish()) out.push(toItem(b))
+      const last = await engine.finish()
+      for (let i = 0; i < last.length / BEAT_FIELDS; i++) out.push(toItem(last, i))
       await engine.close()
       engine = null
       return out
