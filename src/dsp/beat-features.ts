@@ -92,11 +92,13 @@ export interface CentredTemplate {
   /** range[k] - mean, for k < MATCH_LEN. */
   centred: Float64Array
   variance: number
+  /** The template's running average over the match range, which `centred` was centred from (beat-match.ts keeps them together). */
+  range: Float64Array
 }
 
 /** An empty CentredTemplate to fill with centreTemplate. */
 export function createCentred(): CentredTemplate {
-  return { centred: new Float64Array(MATCH_LEN), variance: 0 }
+  return { centred: new Float64Array(MATCH_LEN), variance: 0, range: new Float64Array(MATCH_LEN) }
 }
 
 /** Centres a template's match range (MATCH_LEN values) into `out`; again whenever it changes. */

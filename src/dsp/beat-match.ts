@@ -5,8 +5,10 @@
 // summing in the JavaScript's k order, so results are bit-identical to it (test/dsp/
 // beat-match.test.ts). A template's centred values live in the instance's memory (a Float64Array
 // view that centreTemplate fills in place), so a match copies nothing; the beat's match range
-// (83 values) is copied in once per beat.
-import { type CentredTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
+// (83 values) is copied in once per beat. A template's running average lives beside its centred
+// values, and the kernels blend the beat into it and centre it again (in JavaScript that was
+// about 8 % of the classifier's time; the kernel does the blend two values at a time).
+import { blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
 import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
 import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 
@@ -17,6 +19,10 @@ export interface BeatMatcher {
   setBeat(wave: Float64Array): void
   /** matchCentred of the beat set last with `t` (one of this matcher's centred templates). */
   match(t: CentredTemplate, out: Match): Match
+  /** Starts `t` (one of this matcher's) from a beat's wave: its match range, centred. */
+  start(t: CentredTemplate, wave: Float64Array): void
+  /** Moves `t` towards the beat set last by `weight`, aligned by `shift` (blendInto), and centres it again. */
+  blend(t: CentredTemplate, shift: number, weight: number): void
 }
 
 // Compiled once per thread on first use (wasm-module.ts).
@@ -33,6 +39,14 @@ export function createJsBeatMatcher(): BeatMatcher {
       shiftVariances(wave, variances)
     },
     match: (t, out) => matchCentred(beat, variances, t, out),
+    start(t, wave) {
+      t.range.set(wave.subarray(MATCH_FROM, MATCH_TO))
+      centreTemplate(t.range, t)
+    },
+    blend(t, shift, weight) {
+      blendInto(t.range, beat, shift, weight)
+      centreTemplate(t.range, t)
+    },
   }
 }
 
@@ -41,26 +55,40 @@ export function createWasmBeatMatcher(slots: number): BeatMatcher | null {
   const module = beatMatchModule()
   if (!module) return null
   if (L.MATCH_LEN !== MATCH_LEN || L.SHIFTS !== SHIFTS) throw new Error(`beat-match: the kernels were generated for MATCH_LEN ${L.MATCH_LEN} and SHIFTS ${L.SHIFTS}, beat-features.ts has ${MATCH_LEN} and ${SHIFTS}; run scripts/wasm-beat-kernels.mjs with its constants updated`)
-  const { exports: kernels, buffer } = instantiateWithMemory<{ variances(): void; match(at: number, tVar: number): number }>(module, L.TEMPLATES + slots * L.SLOT)
+  type Kernels = { variances(): void; match(at: number, tVar: number): number; centre(at: number): number; blend(at: number, e: number, weight: number): number }
+  const { exports: kernels, buffer } = instantiateWithMemory<Kernels>(module, L.TEMPLATES + slots * L.SLOT)
   const beat = new Float64Array(buffer, L.BEAT, L.BEAT_LEN)
   const best = new Float64Array(buffer, L.BEST, 1)
   const from = MATCH_FROM - MAX_SHIFT
   let used = 0
+  // The slot of `t`, which must be one of this matcher's.
+  const slotOf = (t: CentredTemplate) => {
+    if (t.centred.buffer !== buffer) throw new RangeError('beat-match: the template was not made by this matcher\'s createCentred()')
+    return t.centred.byteOffset
+  }
   return {
     createCentred() {
       if (used === slots) throw new RangeError(`beat-match: all ${slots} template slots are taken; reuse a replaced template's centred values or create the matcher with more slots`)
-      return { centred: new Float64Array(buffer, L.TEMPLATES + L.SLOT * used++, MATCH_LEN), variance: 0 }
+      const at = L.TEMPLATES + L.SLOT * used++
+      return { centred: new Float64Array(buffer, at, MATCH_LEN), variance: 0, range: new Float64Array(buffer, at + L.RANGE, MATCH_LEN) }
     },
     setBeat(wave) {
       beat.set(wave.subarray(from, from + L.BEAT_LEN))
       kernels.variances()
     },
     match(t, out) {
-      if (t.centred.buffer !== buffer) throw new RangeError('beat-match: the template was not made by this matcher\'s createCentred()')
-      const e = kernels.match(t.centred.byteOffset, t.variance)
+      const e = kernels.match(slotOf(t), t.variance)
       out.corr = best[0]
       out.shift = e - MAX_SHIFT
       return out
+    },
+    start(t, wave) {
+      const at = slotOf(t)
+      t.range.set(wave.subarray(MATCH_FROM, MATCH_TO))
+      t.variance = kernels.centre(at)
+    },
+    blend(t, shift, weight) {
+      t.variance = kernels.blend(slotOf(t), shift + MAX_SHIFT, weight)
     },
   }
 }

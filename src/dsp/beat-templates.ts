@@ -8,14 +8,13 @@
 // picks the sinus beats even in bigeminy or trigeminy, where PVCs can outnumber them.
 // Speed: a template keeps only the part of the grid that is compared (the match range), the
 // amplitude test comes before the correlation (it is free and rules out about a quarter of the
-// templates), each template keeps its centred values until it changes, and the beat's match
-// with the dominant template is reused when it was computed while assigning.
-import { type BeatShape, blendInto, type CentredTemplate, centreTemplate, type Match, MATCH_FROM, MATCH_TO } from './beat-features.ts'
+// templates), each template keeps its centred values until it changes, the matcher blends and
+// centres templates where it keeps them (beat-match.ts), and the beat's match with the dominant
+// template is reused when it was computed while assigning.
+import type { BeatShape, CentredTemplate, Match } from './beat-features.ts'
 import { createBeatMatcher } from './beat-match.ts'
 
 export interface Template {
-  /** Running average of its beats over the match range (MATCH_FROM..MATCH_TO of the grid). */
-  range: Float64Array
   /** Beats averaged into it (capped: the running average then forgets with time constant 16). */
   beats: number
   /** Decayed count of its beats that were not premature. */
@@ -24,7 +23,7 @@ export interface Template {
   spanMs: number
   /** Running average of its beats' QRS peak-to-peak, mV. */
   ptp: number
-  /** `range` centred (beat-features.ts), kept in step with it. */
+  /** Running average of its beats over the match range (centred.range, MATCH_FROM..MATCH_TO of the grid), and it centred (beat-features.ts). */
   centred: CentredTemplate
   /** Its match with the beat being assigned, valid when `matchedBeat` is that beat's number. */
   match: Match
@@ -59,8 +58,8 @@ export function createTemplateSet(): TemplateSet {
   const templates: Template[] = []
   let dom: Template | null = null
   let beatNumber = 0
-  // WebAssembly SIMD where available (beat-match.ts); a replaced template's centred values are
-  // reused by the one replacing it, so the matcher's MAX_TEMPLATES slots suffice.
+  // WebAssembly SIMD where available (beat-match.ts); a replaced template's centred values (and
+  // running average) are reused by the one replacing it, so the matcher's MAX_TEMPLATES slots suffice.
   const matcher = createBeatMatcher(MAX_TEMPLATES)
   let matcherBeat = -1 // beat number the matcher holds
 
@@ -110,10 +109,10 @@ export function createTemplateSet(): TemplateSet {
       }
     }
     const template: Template = {
-      range: shape.wave.slice(MATCH_FROM, MATCH_TO), beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
+      beats: 1, support: 0, spanMs: shape.spanMs, ptp: shape.ptp,
       centred: weakest < 0 ? matcher.createCentred() : templates[weakest].centred, match: { corr: -1, shift: 0 }, matchedBeat: -1,
     }
-    centreTemplate(template.range, template.centred)
+    matcher.start(template.centred, shape.wave)
     if (weakest < 0) templates.push(template)
     else templates[weakest] = template
     return template
@@ -127,8 +126,8 @@ export function createTemplateSet(): TemplateSet {
       if (template) {
         template.beats = Math.min(template.beats + 1, AVERAGE_OF)
         const w = 1 / template.beats
-        blendInto(template.range, shape.wave, template.match.shift, w)
-        centreTemplate(template.range, template.centred)
+        // The matcher holds this beat: best() matched it with this template.
+        matcher.blend(template.centred, template.match.shift, w)
         template.spanMs += w * (shape.spanMs - template.spanMs)
         template.ptp += w * (shape.ptp - template.ptp)
       } else template = create(shape)

@@ -1,6 +1,6 @@
 // The WebAssembly template matcher (beat-match.ts) against its JavaScript fallback: the committed
-// kernels are what scripts/wasm-beat-kernels.mjs assembles, and both paths give bit-identical
-// correlations and shifts, on synthetic waves (flat, random, beat-like, shifted) and on the
+// kernels are what scripts/wasm-beat-kernels.mjs assembles, both paths start and blend templates
+// into the same bits, and both give bit-identical correlations and shifts, on synthetic waves (flat, random, beat-like, shifted) and on the
 // windows of real beats (MIT-BIH 208: normal beats and PVCs) against templates from that record.
 import { describe, expect, it } from 'vitest'
 import { type CentredTemplate, centreTemplate, type Match, MATCH_FROM, MATCH_LEN, MATCH_TO, SHIFTS } from '../../src/dsp/beat-features.ts'
@@ -64,6 +64,26 @@ describe('beat-match WebAssembly kernels', () => {
       waves.push(Float64Array.from({ length: WINDOW_LEN }, () => rand() - 0.5))
     }
     expect(compareAll(waves, waves)).toBe(waves.length ** 2)
+  })
+
+  it('start and blend templates as the JavaScript does, bit for bit (running average, centred values, variance)', () => {
+    const rand = randoms(3)
+    const waves = Array.from({ length: 60 }, (_, i) => Float64Array.from({ length: WINDOW_LEN }, (_, g) => Math.sin((g - CENTER + (i % 7)) / 9) + 0.3 * (rand() - 0.5)))
+    const [js, wasm] = [createJsBeatMatcher(), createWasmBeatMatcher(1)!]
+    const [a, b] = [js.createCentred(), wasm.createCentred()]
+    js.start(a, waves[0])
+    wasm.start(b, waves[0])
+    const bits = (t: CentredTemplate) => [t.variance, ...t.range, ...t.centred]
+    for (let i = 1; i < waves.length; i++) {
+      expect(bits(b).every((v, k) => Object.is(v, bits(a)[k]))).toBe(true)
+      js.setBeat(waves[i])
+      wasm.setBeat(waves[i])
+      const [shift, weight] = [(i % SHIFTS) - (SHIFTS >> 1), 1 / Math.min(i + 1, 16)]
+      js.blend(a, shift, weight)
+      wasm.blend(b, shift, weight)
+    }
+    expect(bits(b)).toEqual(bits(a))
+    expect(bits(b).every((v, k) => Object.is(v, bits(a)[k]))).toBe(true)
   })
 
   it('refuses a template made by another matcher, and more templates than slots', () => {
