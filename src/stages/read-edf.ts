@@ -8,7 +8,8 @@ import type { AnnotationItem, Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/config-schema.ts'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
 import { selectEcgSignals } from '../formats/edf-select.ts'
-import { decodeEdfSignal, signalBytes } from '../formats/edf-decode.ts'
+import { signalBytes } from '../formats/edf-decode.ts'
+import { createEdfSignalDecoder } from '../formats/edf-decode-wasm.ts'
 import { parseTalBlock } from '../formats/tal.ts'
 import { splitAnnotationText } from '../formats/annotation-text.ts'
 import type { EdfHeader } from '../formats/edf-header.ts'
@@ -56,6 +57,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   let expectedOnset = 0 // seconds: where the next record starts if there is no gap
   let gapSec = 0
   const notes: AnnotationItem[] = []
+  const decode = createEdfSignalDecoder()
   const isD = header.format.endsWith('+D')
   try {
     for (let read0 = 0; read0 < nRecords; read0 += perRead) {
@@ -105,7 +107,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
     if (to <= from) return []
     const out: Item[] = notes.sort((a, b) => a.sample - b.sample).splice(0, notes.length)
     const part = chunk.subarray(from * header.recordBytes, to * header.recordBytes)
-    const block = leads.map((i) => decodeEdfSignal(part, header, i, to - from))
+    const block = leads.map((i) => decode(part, header, i, to - from))
     out.push({ kind: 'block', recordId: spec.id, fs, startSample: emitted, labels, leads: block })
     emitted += block[0].length
     return out
