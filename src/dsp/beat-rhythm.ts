@@ -75,10 +75,11 @@ function createMedianWindow(): MedianWindow {
     add(v) {
       let k = Math.min(total, HISTORY)
       if (k === HISTORY) {
-        // Drop the oldest (an equal value, if several: the same number either way).
+        // Drop the oldest (an equal value, if several: the same number either way; the bound only
+        // guards against a value unequal to itself, which callers never add).
         const old = values[total % HISTORY]
         let i = 0
-        while (sorted[i] !== old) i++
+        while (i < HISTORY - 1 && sorted[i] !== old) i++
         for (k--; i < k; i++) sorted[i] = sorted[i + 1]
       }
       let j = k
