@@ -43,6 +43,36 @@ function scanNumber(bytes: Uint8Array, p: number): number {
   return digits > 0 ? p : -1
 }
 
+// 10^0 .. 10^22, each exact in a double.
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k)
+
+/**
+ * Number(text) of a sign, digits and at most one '.' in bytes[start..end) (scanNumber's run), without
+ * building the text: with at most 15 digits the digits form an integer m < 2^53 and the value is
+ * m / 10^k (k digits after the point, k <= 22), one division of two exact doubles, so correctly
+ * rounded like Number(). Longer numbers take Number(). A 24 h file has ~10^5 onsets.
+ */
+export function parseDecimal(bytes: Uint8Array, start: number, end: number): number {
+  let p = start
+  const negative = bytes[p] === MINUS
+  if (bytes[p] === PLUS || negative) p++
+  let m = 0
+  let digits = 0
+  let k = -1 // digits after the point, once one is seen
+  for (; p < end; p++) {
+    const b = bytes[p]
+    if (b === DOT) k = 0
+    else {
+      m = m * 10 + (b - 0x30)
+      digits++
+      if (k >= 0) k++
+    }
+  }
+  if (digits > 15 || k > 22) return Number(ascii(bytes, start, end))
+  const v = k > 0 ? m / POW10[k] : m
+  return negative ? -v : v
+}
+
 function ascii(bytes: Uint8Array, start: number, end: number): string {
   let s = ''
   for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i])
@@ -75,13 +105,13 @@ export function parseTalBlock(
     if (bytes[p] !== PLUS && bytes[p] !== MINUS) talError(bytes, file, recordIndex, p, "'+' or '-' starting a TAL onset")
     const onsetEnd = scanNumber(bytes, p + 1)
     if (onsetEnd < 0) talError(bytes, file, recordIndex, p + 1, 'the digits of a TAL onset')
-    const onsetSec = Number(ascii(bytes, p, onsetEnd))
+    const onsetSec = parseDecimal(bytes, p, onsetEnd)
     p = onsetEnd
     let durationSec: number | null = null
     if (bytes[p] === DURATION) {
       const end = scanNumber(bytes, p + 1)
       if (end < 0) talError(bytes, file, recordIndex, p + 1, 'the digits of a TAL duration')
-      durationSec = Number(ascii(bytes, p + 1, end))
+      durationSec = parseDecimal(bytes, p + 1, end)
       p = end
     }
     if (bytes[p] !== SEP) talError(bytes, file, recordIndex, p, '0x14 after the TAL onset (or 0x15 and a duration)')

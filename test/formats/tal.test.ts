@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { signalBytes } from '../../src/formats/edf-decode.ts'
 import { readEdfHeaderFromFile } from '../../src/formats/edf-file.ts'
-import { encodeTalBlock, parseTalBlock, talBytes, type TalAnnotation } from '../../src/formats/tal.ts'
+import { encodeTalBlock, parseDecimal, parseTalBlock, talBytes, type TalAnnotation } from '../../src/formats/tal.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
@@ -58,6 +58,25 @@ describe('parseTalBlock', () => {
       expect(err).toMatchObject({ code: 'E_EDF_ANNOTATION', context: { file: 'bad.edf', offset, dataRecord: 7 } })
       expect((err as Error).message).toContain('bad.edf: data record 7, byte')
       expect((err as Error).message).toContain(expected)
+    }
+  })
+})
+
+describe('parseDecimal (TAL onsets and durations)', () => {
+  it('equals Number() of the text for signs, points, leading zeros, 15 digits and more', () => {
+    const texts = ['+0', '-0', '+5.', '+.5', '0.1', '+0.3', '-1234.5678', '+86399.997222', '+123456789012345', '+1.23456789012345', '+0.000000000000000000001',
+      '+1234567890123456', '+12345678901234567890.5', '+9007199254740993', '-0.00000000000000000000000001', '+3.14159265358979323846']
+    // And random onsets of every length up to 20 digits, the point anywhere.
+    let seed = 7
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n)
+    for (let i = 0; i < 5000; i++) {
+      const digits = Array.from({ length: 1 + rand(20) }, () => rand(10)).join('')
+      const at = rand(digits.length + 1)
+      texts.push(`${rand(2) ? '+' : '-'}${digits.slice(0, at)}${rand(4) ? '.' : ''}${digits.slice(at)}`)
+    }
+    for (const t of texts) {
+      const bytes = new TextEncoder().encode(t)
+      expect(Object.is(parseDecimal(bytes, 0, bytes.length), Number(t)), t).toBe(true)
     }
   })
 })
