@@ -3,112 +3,149 @@
 // devDependency; the assembled bytes are committed, so neither a run nor a test needs wabt, and
 // test/dsp/qrs-front-end.test.ts checks they are these). Same pattern as scripts/wasm-kernels.mjs.
 //
-// frontEnd does per sample exactly what frontEndKernel in src/dsp/qrs-front-end-kernel.ts does,
-// in its order (WebAssembly neither fuses nor reorders floating-point operations), so results
-// are bit-identical: hold invalid samples, two biquads (transposed direct form II), five-point
-// derivative, squaring, moving-window integration. Every state value is a local (a register),
-// with no bounds or type checks, and the two biquads run in the two lanes of f64x2 registers,
-// the high-pass at sample k beside the low-pass at sample k-1 (software pipelining: half the
-// filter instructions; a prologue and an epilogue run one lane alone). Each biquad's own
-// recurrence (4 dependent operations per sample) stays, so this is near the floor for one
-// stream. A plain scalar version of the same loop was ~10 % slower (bench/results/qrs-speed.md).
-// Layout (byte addresses, f64 unless said): c = [b0 b1 b2 1 a1 a2] x 2 sections; st = the
-// kernel's state as qrs-front-end-kernel.ts lays it out; sq = energy ring (width values);
-// x, raw: f32; bp, mwi: f64.
+// frontEnd does per sample exactly what frontEndKernel in src/dsp/qrs-front-end-kernel.ts and
+// then scanEnergy in src/dsp/qrs-peaks.ts do, in their order (WebAssembly neither fuses nor
+// reorders floating-point operations), so results are bit-identical: hold invalid samples, two
+// biquads (transposed direct form II), five-point derivative, squaring, moving-window
+// integration, then the peak picker on that energy; it returns after the sample at which a peak
+// ends, so JavaScript sees peaks and the detector's deadlines, not samples. The two biquads run
+// in the two lanes of f64x2 registers, the high-pass at sample k beside the low-pass at sample
+// k-1 (software pipelining; a prologue and an epilogue run one lane alone).
+// V8 (node 20) compiles this loop to ~100 instructions per sample and it is bound by their
+// number, not by the biquads' recurrences, so every value it need not carry is left out: the
+// derivative reads its past inputs back from bp, the constants are read from fixed addresses,
+// the input is copied into raw and held in place, the energy is not stored, and the picker keeps
+// its values as i64 bits with conditional moves (see `pick`). The picker in the same loop costs
+// ~3 ns/sample against ~3-5 for the JavaScript scan over a stored energy (bench/results/qrs-speed.md).
+// Layout (byte addresses from 0, f64 unless said): K: the biquads' coefficients as (high-pass,
+// low-pass) pairs b0 b1 b2 a1 a2, then dScale and the integration width; ST: the state as
+// qrs-front-end-kernel.ts lays it out (its d1-d4 are not used here: bp holds them); then, at
+// addresses the caller passes: sq = energy ring (width values), bp and raw (f32) with at least 4
+// samples of history before the first one.
 //
 //   node scripts/wasm-qrs-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
 const OUT = new URL('../src/dsp/qrs-front-end.wasm.ts', import.meta.url)
 
-// State indices (qrs-front-end-kernel.ts): z0, z1 of both sections, held, d1-d4, sum, pos.
-const HELD = 4, D1 = 5, D2 = 6, D3 = 7, D4 = 8, SUM = 9, POS = 10
+// Fixed addresses (qrs-front-end-wasm.ts uses the same): constants, then the state.
+const K = 0, ST = 96
+// State indices (qrs-front-end-kernel.ts): z0, z1 of both sections, held, (d1-d4,) sum, pos, then
+// the peak picker's (qrs-peaks.ts): rising flag, height, its sample, last energy, peak flag.
+const HELD = 4, SUM = 9, POS = 10, UP = 11, H = 12, AT = 13, PREV = 14, PEAK = 15
 
 const get = (n) => `(local.get $${n})`
 const set = (n, v) => `(local.set $${n} ${v})`
-const ld = (at, i) => `(f64.load offset=${8 * i} ${get(at)})`
-const st = (at, i, v) => `(f64.store offset=${8 * i} ${get(at)} ${v})`
+const state = (i) => `(f64.load offset=${ST + 8 * i} (i32.const 0))`
+const store = (i, v) => `(f64.store offset=${ST + 8 * i} (i32.const 0) ${v})`
 const bump = (p, by) => set(p, `(i32.add ${get(p)} (i32.const ${by}))`)
-const f64s = (names) => names.map((n) => `(local $${n} f64)`).join(' ')
+const DSCALE = `(f64.load offset=${K + 80} (i32.const 0))`
+const WIDTH = `(f64.load offset=${K + 88} (i32.const 0))`
 
-const PARAMS = '(param $c i32) (param $st i32) (param $sq i32) (param $width i32) (param $dScale f64) (param $x i32) (param $raw i32) (param $bp i32) (param $mwi i32) (param $n i32)'
-const SCALARS = ['held', 'd1', 'd2', 'd3', 'd4', 'sum', 'v', 'b', 'd', 'e', 'w']
-
-// Loading and storing the state shared by both kernels (everything but the filter states).
-const loadCommon = [
-  set('held', ld('st', HELD)), set('d1', ld('st', D1)), set('d2', ld('st', D2)), set('d3', ld('st', D3)), set('d4', ld('st', D4)),
-  set('sum', ld('st', SUM)), set('w', `(f64.convert_i32_s ${get('width')})`),
-  // pos is a byte address in the ring; the state keeps it as an index (st[POS] | 0 in JS).
-  set('pos', `(i32.add ${get('sq')} (i32.shl (i32.trunc_f64_s ${ld('st', POS)}) (i32.const 3)))`),
-  set('end', `(i32.add ${get('sq')} (i32.shl ${get('width')} (i32.const 3)))`),
+// Both lanes' biquad on $in into $out and the new states $nz0, $z1n (sos-filter.ts's order).
+const COEF = { b0: 0, b1: 1, b2: 2, a1: 3, a2: 4 }
+const vmul = (c, v) => `(f64x2.mul (v128.load offset=${K + 16 * COEF[c]} (i32.const 0)) ${get(v)})`
+const biquad = [
+  set('out', `(f64x2.add ${vmul('b0', 'in')} ${get('z0')})`),
+  set('nz0', `(f64x2.add (f64x2.sub ${vmul('b1', 'in')} ${vmul('a1', 'out')}) ${get('z1')})`),
+  set('z1n', `(f64x2.sub ${vmul('b2', 'in')} ${vmul('a2', 'out')})`),
 ]
-const storeCommon = [
-  st('st', HELD, get('held')), st('st', D1, get('d1')), st('st', D2, get('d2')), st('st', D3, get('d3')), st('st', D4, get('d4')),
-  st('st', SUM, get('sum')), st('st', POS, `(f64.convert_i32_s (i32.shr_u (i32.sub ${get('pos')} ${get('sq')}) (i32.const 3)))`),
-]
+const lane0 = '0 1 2 3 4 5 6 7'
+// Lanes from two vectors: `keep` takes lane 0 from a and lane 1 from b.
+const keep = (a, b) => `(i8x16.shuffle ${lane0} 24 25 26 27 28 29 30 31 ${get(a)} ${get(b)})`
+const spread0 = `(i8x16.shuffle ${lane0} ${lane0} ${get('out')} ${get('out')})`
 
-// Reads x at $x into $held (invalid samples hold the last valid value) and writes it to raw.
-const hold = [
-  set('v', '(f64.promote_f32 (f32.load (local.get $x)))'),
+// Reads raw at $p into $to (an invalid sample holds the last valid value, $held) and writes it back.
+const hold = (to) => [
+  set('v', `(f64.promote_f32 (f32.load ${get('p')}))`),
   // Number.isFinite(v): |v| < Infinity is false for NaN and for +-Infinity.
-  set('held', `(select ${get('v')} ${get('held')} (f64.lt (f64.abs ${get('v')}) (f64.const inf)))`),
-  '(f32.store (local.get $raw) (f32.demote_f64 (local.get $held)))',
-  bump('x', 4), bump('raw', 4),
+  set(to, `(select ${get('v')} ${get('held')} (f64.lt (f64.abs ${get('v')}) (f64.const inf)))`),
+  `(f32.store ${get('p')} (f32.demote_f64 ${get(to)}))`,
 ]
 
-// From the band-passed $b on: bp, derivative, energy, integration (JS: left to right).
+// From the band-passed $b of the sample at bp address $q on: the derivative (its inputs d1, d3,
+// d4 are bp's last values), energy, integration into $m (JS: left to right).
+const bpAt = (back) => `(f64.load (i32.sub ${get('q')} (i32.const ${8 * back})))`
 const fromBandpass = [
-  '(f64.store (local.get $bp) (local.get $b))',
-  set('d', `(f64.mul (f64.sub (f64.sub (f64.add (f64.mul (f64.const 2) ${get('b')}) ${get('d1')}) ${get('d3')}) (f64.mul (f64.const 2) ${get('d4')})) ${get('dScale')})`),
-  set('d4', get('d3')), set('d3', get('d2')), set('d2', get('d1')), set('d1', get('b')),
-  set('e', `(f64.mul ${get('d')} ${get('d')})`),
+  `(f64.store ${get('q')} ${get('b')})`,
+  set('e', `(f64.mul (f64.sub (f64.sub (f64.add (f64.mul (f64.const 2) ${get('b')}) ${bpAt(1)}) ${bpAt(3)}) (f64.mul (f64.const 2) ${bpAt(4)})) ${DSCALE})`),
+  set('e', `(f64.mul ${get('e')} ${get('e')})`),
   set('sum', `(f64.add ${get('sum')} (f64.sub ${get('e')} (f64.load ${get('pos')})))`),
   `(f64.store ${get('pos')} ${get('e')})`,
   bump('pos', 8),
   set('pos', `(select ${get('sq')} ${get('pos')} (i32.eq ${get('pos')} ${get('end')}))`),
-  `(f64.store (local.get $mwi) (select (f64.div ${get('sum')} ${get('w')}) (f64.const 0) (f64.gt ${get('sum')} (f64.const 0))))`,
-  bump('bp', 8), bump('mwi', 8),
+  // A running sum can drift slightly below zero by rounding; energy never is.
+  set('m', `(select (f64.div ${get('sum')} ${WIDTH}) (f64.const 0) (f64.gt ${get('sum')} (f64.const 0)))`),
 ]
 
-const countdown = (body) => `(block $done (loop $next
-      (br_if $done (i32.eqz (local.get $n)))
-      ${body.join('\n      ')}
-      (local.set $n (i32.sub (local.get $n) (i32.const 1)))
-      (br $next)))`
+// The peak picker (scanEnergy) on $m, the sample at bp address $q, without a branch per sample.
+// Energy is never negative nor NaN, and such doubles order as their bits do as integers, so the
+// picker keeps one reference $r as i64 bits, moved by conditional moves (V8 turns an f64 select
+// into a branch, mispredicted at every turn of the noise): while rising it is the candidate's
+// height h, while falling the last energy; a sample above it rises ($rise: a new candidate).
+// While rising, energy below half of h ends the peak ($fall; h stays in $r for the state).
+const pick = [
+  set('mb', `(i64.reinterpret_f64 ${get('m')})`),
+  set('fall', `(i32.and ${get('up')} (f64.lt ${get('m')} (f64.mul (f64.const 0.5) (f64.reinterpret_i64 ${get('r')}))))`),
+  set('rise', `(i64.gt_s ${get('mb')} ${get('r')})`),
+  set('r', `(select ${get('r')} ${get('mb')} (i32.gt_u ${get('up')} ${get('rise')}))`),
+  set('at', `(select ${get('q')} ${get('at')} ${get('rise')})`),
+  // Rising stays rising unless it fell; falling rises on a rise (a fall implies rising and no rise).
+  set('up', `(i32.xor (i32.or ${get('up')} ${get('rise')}) ${get('fall')})`),
+]
+
+// Samples raw[p..p+n) (their bp at q..), x[0] being sample `first`; returns the index of the last one taken.
+const PARAMS = '(param $sq i32) (param $end i32) (param $p i32) (param $q i32) (param $n i32) (param $first f64) (result i32)'
+const LOCALS = [
+  '(local $z0 v128) (local $z1 v128) (local $nz0 v128) (local $z1n v128) (local $in v128) (local $out v128)',
+  ...['held', 'hn', 'v', 'b', 'e', 'sum', 'm'].map((n) => `(local $${n} f64)`),
+  ...['pos', 'pEnd', 'q0', 'at', 'up', 'rise', 'fall'].map((n) => `(local $${n} i32)`),
+  '(local $mb i64) (local $r i64)',
+].join(' ')
 
 function frontEndKernel() {
-  // Lane 0: high-pass at sample k; lane 1: low-pass at sample k-1 (input: lane 0's last output).
-  const pair = (i) => `(f64x2.replace_lane 1 (f64x2.splat (f64.load offset=${8 * i} (local.get $c))) (f64.load offset=${8 * (6 + i)} (local.get $c)))`
-  const coef = { c0: 0, c1: 1, c2: 2, a1: 4, a2: 5 }
-  const vmul = (a, b) => `(f64x2.mul ${get(a)} ${get(b)})`
-  // Both lanes' biquad on $in into $out and the states (sos-filter.ts's order of operations).
-  const biquad = [
-    set('out', `(f64x2.add ${vmul('c0', 'in')} ${get('z0')})`),
-    set('nz0', `(f64x2.add (f64x2.sub ${vmul('c1', 'in')} ${vmul('a1', 'out')}) ${get('z1')})`),
-    set('z1n', `(f64x2.sub ${vmul('c2', 'in')} ${vmul('a2', 'out')})`),
+  const load = [
+    set('z0', `(f64x2.replace_lane 1 (f64x2.splat ${state(0)}) ${state(2)})`),
+    set('z1', `(f64x2.replace_lane 1 (f64x2.splat ${state(1)}) ${state(3)})`),
+    set('held', state(HELD)), set('sum', state(SUM)),
+    // pos is a byte address in the ring; the state keeps it as an index (st[POS] | 0 in JS).
+    set('pos', `(i32.add ${get('sq')} (i32.shl (i32.trunc_f64_s ${state(POS)}) (i32.const 3)))`),
+    set('up', `(f64.ne ${state(UP)} (f64.const 0))`),
+    set('r', `(select (i64.reinterpret_f64 ${state(H)}) (i64.reinterpret_f64 ${state(PREV)}) ${get('up')})`),
+    set('at', '(i32.const -1)'), set('q0', get('q')),
+    set('pEnd', `(i32.add ${get('p')} (i32.shl ${get('n')} (i32.const 2)))`),
   ]
-  const lane0 = '0 1 2 3 4 5 6 7'
-  const lane1 = '8 9 10 11 12 13 14 15'
-  // Lanes from two vectors: `keep` takes lane 0 from a and lane 1 from b.
-  const keep = (a, b) => `(i8x16.shuffle ${lane0} 24 25 26 27 28 29 30 31 ${get(a)} ${get(b)})`
-  const spread0 = `(i8x16.shuffle ${lane0} ${lane0} ${get('out')} ${get('out')})`
+  const save = [
+    store(0, `(f64x2.extract_lane 0 ${get('z0')})`), store(1, `(f64x2.extract_lane 0 ${get('z1')})`),
+    store(2, `(f64x2.extract_lane 1 ${get('z0')})`), store(3, `(f64x2.extract_lane 1 ${get('z1')})`),
+    store(HELD, get('held')), store(SUM, get('sum')),
+    store(POS, `(f64.convert_i32_s (i32.shr_u (i32.sub ${get('pos')} ${get('sq')}) (i32.const 3)))`),
+    store(UP, `(f64.convert_i32_u ${get('up')})`), store(PREV, get('m')), store(PEAK, `(f64.convert_i32_u ${get('fall')})`),
+    // While falling without a fall in this call, the height is the last peak's, as loaded.
+    `(if (i32.or ${get('up')} ${get('fall')}) (then ${store(H, `(f64.reinterpret_i64 ${get('r')})`)}))`,
+    `(if (i32.ne ${get('at')} (i32.const -1)) (then ${store(AT, `(f64.add ${get('first')} (f64.convert_i32_u (i32.shr_u (i32.sub ${get('at')} ${get('q0')}) (i32.const 3))))`)}))`,
+  ]
   return `  (func (export "frontEnd") ${PARAMS}
-    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $a1 v128) (local $a2 v128)
-    (local $z0 v128) (local $z1 v128) (local $nz0 v128) (local $z1n v128) (local $in v128) (local $out v128)
-    ${f64s(SCALARS)} (local $pos i32) (local $end i32)
-    ${Object.entries(coef).map(([n, i]) => set(n, pair(i))).join('\n    ')}
-    ${set('z0', `(f64x2.replace_lane 1 (f64x2.splat ${ld('st', 0)}) ${ld('st', 2)})`)}
-    ${set('z1', `(f64x2.replace_lane 1 (f64x2.splat ${ld('st', 1)}) ${ld('st', 3)})`)}
-    ${loadCommon.join('\n    ')}
-    (if (i32.eqz (local.get $n)) (then (return)))
+    ${LOCALS}
+    (if (i32.eqz ${get('n')}) (then (return (i32.const -1))))
+    ${load.join('\n    ')}
     ;; Prologue: the high-pass alone on sample 0 (lane 1's results are dropped).
-    ${[...hold, set('in', `(f64x2.splat ${get('held')})`), ...biquad, set('z0', keep('nz0', 'z0')), set('z1', keep('z1n', 'z1'))].join('\n    ')}
-    ${set('n', `(i32.sub ${get('n')} (i32.const 1))`)}
-    ${countdown([...hold, set('in', `(f64x2.replace_lane 0 ${spread0} ${get('held')})`), ...biquad, set('z0', get('nz0')), set('z1', get('z1n')),
-      set('b', `(f64x2.extract_lane 1 ${get('out')})`), ...fromBandpass])}
-    ;; Epilogue: the low-pass alone on the last sample (lane 0's results are dropped).
-    ${[set('in', spread0), ...biquad, set('z0', keep('z0', 'nz0')), set('z1', keep('z1', 'z1n')), set('b', `(f64x2.extract_lane 1 ${get('out')})`), ...fromBandpass].join('\n    ')}
-    ${[st('st', 0, `(f64x2.extract_lane 0 ${get('z0')})`), st('st', 1, `(f64x2.extract_lane 0 ${get('z1')})`), st('st', 2, `(f64x2.extract_lane 1 ${get('z0')})`), st('st', 3, `(f64x2.extract_lane 1 ${get('z1')})`), ...storeCommon].join('\n    ')})`
+    ${[...hold('held'), set('in', `(f64x2.splat ${get('held')})`), ...biquad, set('z0', keep('nz0', 'z0')), set('z1', keep('z1n', 'z1')), bump('p', 4)].join('\n    ')}
+    (block $peak
+      (if (i32.lt_u ${get('p')} ${get('pEnd')}) (then (loop $next
+        ;; The high-pass of the sample at p beside the low-pass of the one before (at q). A peak
+        ;; there leaves before the sample at p is taken (its high-pass state and held value are
+        ;; not kept; raw holds its held value, which holds the same again), so the next call starts at it.
+        ${[...hold('hn'), set('in', `(f64x2.replace_lane 0 ${spread0} ${get('hn')})`), ...biquad,
+          set('b', `(f64x2.extract_lane 1 ${get('out')})`), ...fromBandpass, ...pick].join('\n        ')}
+        (br_if $peak ${get('fall')})
+        ${[set('z0', get('nz0')), set('z1', get('z1n')), set('held', get('hn')), bump('p', 4), bump('q', 8)].join('\n        ')}
+        (br_if $next (i32.lt_u ${get('p')} ${get('pEnd')})))))
+      ;; Epilogue: the low-pass alone on the last sample (lane 0's results are dropped below).
+      ${[set('in', spread0), ...biquad, set('b', `(f64x2.extract_lane 1 ${get('out')})`), ...fromBandpass, ...pick].join('\n      ')})
+    ;; The high-pass state of the last sample taken (lane 0) and the low-pass's new one (lane 1).
+    ${[set('z0', keep('z0', 'nz0')), set('z1', keep('z1', 'z1n')), ...save].join('\n    ')}
+    (i32.shr_u (i32.sub ${get('q')} ${get('q0')}) (i32.const 3)))`
 }
 
 export function kernelsWat() {
@@ -122,7 +159,8 @@ export async function kernelsSource() {
     exportName: 'QRS_FRONT_END_WASM',
     comment: [
       'Generated by scripts/wasm-qrs-kernels.mjs from the WAT text there; do not edit. The kernel of',
-      'qrs-front-end-wasm.ts: frontEnd, the two biquads in the lanes of f64x2 registers (WebAssembly SIMD).',
+      'qrs-front-end-wasm.ts: frontEnd, the front end and peak picker in one loop, the two biquads in the',
+      'lanes of f64x2 registers (WebAssembly SIMD).',
     ],
   })
 }

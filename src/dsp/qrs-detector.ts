@@ -14,7 +14,7 @@
 // confirmed ~0.1-0.3 s after it (up to 1.66 RR by search-back). Memory is bounded (the block
 // plus ~1-2 s of history, at most 64 pending peaks).
 import { createQrsFrontEnd, type QrsKernel } from './qrs-front-end.ts'
-import { PICK_AT, PICK_H, PICK_PEAK, PICK_SIZE, PICK_UP, scanEnergy } from './qrs-peaks.ts'
+import { PICK_AT, PICK_H, PICK_PEAK, PICK_PREV, PICK_UP } from './qrs-peaks.ts'
 import { createQrsPlacer, type QrsPeak } from './qrs-refine.ts'
 
 export interface QrsDetectorOptions {
@@ -63,9 +63,8 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   let rrCount = 0, rrSum = 0
   let pending: QrsPeak[] = []
   let out: number[] = []
-  // State of the peak picker on the integrated energy (qrs-peaks.ts), starting on a rising edge.
-  const pick = new Float64Array(PICK_SIZE)
-  pick[PICK_UP] = 1
+  // The peak picker on the integrated energy (qrs-peaks.ts) runs inside the front end; it starts on a rising edge.
+  front.pick[PICK_UP] = 1
   // The front end's raw and band-passed buffers of the last block, and the sample of their index 0.
   let raw: Float32Array = new Float32Array(0)
   let bp: Float64Array = new Float64Array(0)
@@ -174,20 +173,22 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
         // First block, or a gap: the filters restart; thresholds and RR history carry over.
         if (next >= 0) front.reset()
         segStart = startSample
-        pick[PICK_UP] = 1
-        pick[PICK_H] = 0
+        front.pick[PICK_UP] = 1
+        front.pick[PICK_H] = 0
       }
-      const fe = front.process(samples, placer.history)
+      const fe = front.load(samples, placer.history)
       raw = fe.raw
       bp = fe.bp
       base = startSample - placer.history
-      const mwi = fe.mwi
-      // The scan stops at each peak and at `until`, the sample after which the slow path runs:
+      const pick = front.pick
+      // The front end stops at each peak and at `until`, the sample after which the slow path runs:
       // every sample while learning, else the search-back time (re-read after every call that
-      // may move it).
+      // may move it). stop(k) is one past the first sample from k on that is past `until`.
       let until = learning ? -1 : silentUntil
       const len = samples.length
-      for (let k = scanEnergy(mwi, 0, len, startSample, until, pick); k < len; k = scanEnergy(mwi, k + 1, len, startSample, until, pick)) {
+      const stop = (k: number) => Math.min(len, Math.max(k, Math.floor(until) - startSample + 1) + 1)
+      for (let k = 0; k < len; k++) {
+        k = front.scan(k, stop(k), startSample)
         const n = startSample + k
         next = n + 1
         if (pick[PICK_PEAK] !== 0) {
@@ -195,7 +196,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
           until = learning ? -1 : silentUntil
         }
         if (n > until) {
-          if (learning) learn(n, mwi[k])
+          if (learning) learn(n, pick[PICK_PREV])
           else if (!(pick[PICK_UP] !== 0 && pick[PICK_H] > thr1())) silence(n)
           until = learning ? -1 : silentUntil
         }
@@ -204,6 +205,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
       return take()
     },
     finish() {
+      const pick = front.pick
       if (pick[PICK_UP] !== 0 && pick[PICK_H] > 0) onPeak(placer.place(raw, bp, base, pick[PICK_AT], pick[PICK_H], segStart, next - 1))
       if (learning) endLearning()
       return take()

@@ -1,26 +1,36 @@
 // The per-sample kernel of the QRS front end (qrs-front-end.ts) in JavaScript, with the buffers it
 // writes: the fallback where WebAssembly SIMD is missing (qrs-front-end-wasm.ts runs the same
 // operations in WebAssembly, bit-identical) and the reference its tests compare with.
+import { PICK_SIZE, scanEnergy } from './qrs-peaks.ts'
 
 /** The front end's buffers and the kernel that fills them (JavaScript or WebAssembly). */
 export interface FrontEndBuffers {
   /** Scalar state (STATE_SIZE values, layout below). */
   readonly st: Float64Array
+  /** The peak picker's part of the state (st from PICK, laid out as qrs-peaks.ts says). */
+  readonly pick: Float64Array
   /** Energy ring of the moving-window integration (its width). */
   readonly sq: Float64Array
   /** Held input and band-passed signal: capacity values; the kernel writes them from `off`. */
   readonly raw: Float32Array
   readonly bp: Float64Array
-  /** Integrated energy of the last block (from 0). */
-  readonly mwi: Float64Array
-  /** Runs the kernel over x (at most mwi.length samples), writing raw/bp from `off` and mwi from 0. */
-  run(x: Float32Array, off: number, dScale: number): void
+  /** The most samples a block may have. */
+  readonly block: number
+  /** Takes block x (at most `block` samples), to be written to raw/bp from `off` (after at least 4 samples of history). */
+  load(x: Float32Array, off: number, dScale: number): void
+  /**
+   * Runs the front end and the peak picker over the block's samples k0..k1-1 (k0 < k1), stopping
+   * after the sample at which a peak ends (pick[PICK_PEAK] = 1); returns the index of the last
+   * sample taken. raw and bp are written up to it. x[0] is sample `first` (absolute).
+   */
+  scan(k0: number, k1: number, first: number): number
 }
 
 // Scalar state of the kernel in one Float64Array: the two biquads' z0, z1 (indices 0-3, as
 // createSosFilter lays them out), the last valid input, the derivative's last four inputs, the
-// integration sum and ring position (scripts/wasm-qrs-kernels.mjs uses the same layout).
-export const HELD = 4, D1 = 5, POS = 10, STATE_SIZE = 11
+// integration sum and ring position, then the peak picker's state (scripts/wasm-qrs-kernels.mjs
+// uses the same layout).
+export const HELD = 4, D1 = 5, POS = 10, PICK = 11, STATE_SIZE = PICK + PICK_SIZE
 const D2 = 6, D3 = 7, D4 = 8, SUM = 9
 
 /** Buffers in plain typed arrays, run by the JavaScript kernel. */
@@ -30,7 +40,13 @@ export function createJsFrontEndBuffers(coef: Float64Array, width: number, capac
   const raw = new Float32Array(capacity)
   const bp = new Float64Array(capacity)
   const mwi = new Float64Array(block)
-  return { st, sq, raw, bp, mwi, run: (x, off, dScale) => frontEndKernel(coef, st, sq, dScale, x, raw, bp, off, mwi) }
+  const pick = st.subarray(PICK)
+  // The whole block's front end at once, then the picker over its energy (as before the WebAssembly kernel fused them).
+  return {
+    st, pick, sq, raw, bp, block,
+    load: (x, off, dScale) => frontEndKernel(coef, st, sq, dScale, x, raw, bp, off, mwi),
+    scan: (k0, k1, first) => scanEnergy(mwi, k0, k1, first, pick),
+  }
 }
 
 // One pass per block: hold invalid samples, band-pass (two sections, the operations of

@@ -11,12 +11,22 @@ import { createWasmFrontEndBuffers } from './qrs-front-end-wasm.ts'
 
 export interface QrsFrontEnd {
   /**
-   * Runs x through the front end; state carries to the next call. `raw` (x with invalid samples
-   * held) and `bp` (band-passed) hold the `history` samples before x, then x's: x[k] is at
-   * history + k. `mwi` (integrated energy) has x's samples only. The arrays are views of buffers
-   * this object reuses: valid until the next call. Pass the same `history` on every call.
+   * Takes block x; state carries to the next block. `raw` (x with invalid samples held) and `bp`
+   * (band-passed) hold the `history` samples before x, then x's: x[k] is at history + k. They
+   * are filled by scan(), up to the last sample it took (the JavaScript kernel fills them at
+   * once). The arrays are views of buffers this object reuses: valid until the next call. Pass
+   * the same `history` (at least 4) on every call, and scan the whole block before the next one.
    */
-  process(x: Float32Array, history: number): { raw: Float32Array; bp: Float64Array; mwi: Float64Array }
+  load(x: Float32Array, history: number): { raw: Float32Array; bp: Float64Array }
+  /**
+   * Runs the front end and the peak picker (qrs-peaks.ts) over samples k0..k1-1 of the block
+   * (k0 < k1), x[0] being sample `first`: stops after the sample at which a peak ends
+   * (pick[PICK_PEAK] = 1) and returns the index of the last sample taken; pick[PICK_PREV] is its
+   * integrated energy.
+   */
+  scan(k0: number, k1: number, first: number): number
+  /** The peak picker's state (qrs-peaks.ts's layout); the caller may set its rising flag and height. */
+  readonly pick: Float64Array
   /** Forget the past (after a gap in the recording). */
   reset(): void
   /** Delay of the band-pass for a QRS-like pulse, in samples (used to refine beats on the raw signal). */
@@ -43,12 +53,13 @@ export function createQrsFrontEnd(fs: number, kernel: QrsKernel = 'wasm'): QrsFr
   const filter = createSosFilter(sos) // for its steady state; the kernel runs the sections
   const coef = Float64Array.from(sos.flat())
   const mwiWidth = Math.max(1, Math.round(0.15 * fs))
-  // The WebAssembly kernel is bit-identical to the JavaScript one and ~2.5x faster (bench/results/qrs-speed.md).
+  // The WebAssembly kernel is bit-identical to the JavaScript one and several times faster (bench/results/qrs-speed.md).
   const allocate = (capacity: number, block: number) =>
     (kernel === 'wasm' ? createWasmFrontEndBuffers(coef, mwiWidth, capacity, block) : null) ?? createJsFrontEndBuffers(coef, mwiWidth, capacity, block)
   let buf = allocate(0, 0)
   let started = false
   let filled = 0 // samples of buf.raw/buf.bp written, history included
+  let restarted = false // since reset(), before the next block
   return {
     delay: estimateDelay(fs),
     mwiWidth,
@@ -58,12 +69,20 @@ export function createQrsFrontEnd(fs: number, kernel: QrsKernel = 'wasm'): QrsFr
       buf.st.fill(0, 0, HELD)
       buf.st.fill(0, D1, POS)
       buf.sq.fill(0)
+      restarted = true
     },
-    process(x, history) {
+    get pick() {
+      return buf.pick
+    },
+    scan(k0, k1, first) {
+      return buf.scan(k0, k1, first)
+    },
+    load(x, history) {
+      if (!(history >= 4)) throw new RangeError(`QRS front end: history must be at least 4 samples (the derivative's), found ${history}`)
       const n = x.length
       // Keep the last `history` samples before this block at the front (one copy per block).
       const keep = Math.min(history, filled)
-      if (buf.raw.length < history + n || buf.mwi.length < n) {
+      if (buf.raw.length < history + n || buf.block < n) {
         const next = allocate(history + n, n)
         next.st.set(buf.st)
         next.sq.set(buf.sq)
@@ -75,14 +94,18 @@ export function createQrsFrontEnd(fs: number, kernel: QrsKernel = 'wasm'): QrsFr
         buf.bp.copyWithin(history - keep, filled - keep, filled)
       }
       filled = history + n
+      // The WebAssembly kernel reads the derivative's past inputs from bp: zero after a reset, as
+      // the state's are (placement never reads before the segment's start).
+      if (restarted) buf.bp.fill(0, history - 4, history)
+      restarted = false
       if (!started && n > 0) {
         filter.steady(buf.st, Number.isFinite(x[0]) ? x[0] : buf.st[HELD])
         started = true
       }
       // The paper's derivative is (2x[n] + x[n-1] - x[n-3] - 2x[n-4]) / 8 at 200 Hz; scaling by
       // fs keeps the energy comparable across rates (thresholds are adaptive anyway).
-      buf.run(x, history, fs / 8)
-      return { raw: buf.raw.subarray(0, filled), bp: buf.bp.subarray(0, filled), mwi: buf.mwi.subarray(0, n) }
+      buf.load(x, history, fs / 8)
+      return { raw: buf.raw.subarray(0, filled), bp: buf.bp.subarray(0, filled) }
     },
   }
 }

@@ -3,21 +3,24 @@
 // function over the block, with its state in locals, and returns to the detector only when a
 // peak ends or the detector's next deadline passes; inlined into the detector's loop, the rare
 // paths it calls (placement, classification, search-back) made V8 spill the per-sample state.
+// This is the JavaScript kernel's picker (qrs-front-end-kernel.ts); the WebAssembly front end
+// runs the same steps inside its own loop (scripts/wasm-qrs-kernels.mjs), and the front end
+// stops where this does.
 
 /** Layout of the scan state: rising edge (0/1), candidate height and sample, last energy, peak flag. */
 export const PICK_UP = 0, PICK_H = 1, PICK_AT = 2, PICK_PREV = 3, PICK_PEAK = 4, PICK_SIZE = 5
 
 /**
- * Scans e[k0..len) for sample k = first + k. Stops after the sample at which a peak ends (then
- * st[PICK_PEAK] = 1, the peak being st[PICK_H] at st[PICK_AT]) or the first sample past `until`;
- * returns its index, or len when neither happened.
+ * Scans e[k0..k1) for sample k = first + k (k0 < k1). Stops after the sample at which a peak ends
+ * (then st[PICK_PEAK] = 1, the peak being st[PICK_H] at st[PICK_AT]); returns the index of the
+ * last sample scanned (k1 - 1 when no peak ended).
  */
-export function scanEnergy(e: Float64Array, k0: number, len: number, first: number, until: number, st: Float64Array): number {
+export function scanEnergy(e: Float64Array, k0: number, k1: number, first: number, st: Float64Array): number {
   let up = st[PICK_UP] !== 0
   let h = st[PICK_H], at = st[PICK_AT], before = st[PICK_PREV]
   let peak = 0
   let k = k0
-  for (; k < len; k++) {
+  for (; k < k1; k++) {
     const v = e[k]
     if (up) {
       if (v > h) {
@@ -33,12 +36,12 @@ export function scanEnergy(e: Float64Array, k0: number, len: number, first: numb
       at = first + k
     }
     before = v
-    if (peak !== 0 || first + k > until) break
+    if (peak !== 0) break
   }
   st[PICK_UP] = up ? 1 : 0
   st[PICK_H] = h
   st[PICK_AT] = at
   st[PICK_PREV] = before
   st[PICK_PEAK] = peak
-  return k
+  return peak !== 0 ? k : k1 - 1
 }

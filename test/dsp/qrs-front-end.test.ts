@@ -1,6 +1,6 @@
 // The QRS front end's WebAssembly kernels against the JavaScript fallback: the committed bytes are
 // what the generator assembles, and every output (held raw, band-pass, integrated energy) and
-// every beat is bit-identical, on real records (MIT-BIH, Icentia11k) and on invalid samples,
+// every beat is bit-identical, and so is the peak picker's state at each peak, on real records (MIT-BIH, Icentia11k) and on invalid samples,
 // gaps, resets and any blocking.
 import { describe, expect, it } from 'vitest'
 import type { Item, SampleBlock } from '../../src/core/items.ts'
@@ -23,7 +23,10 @@ async function readLead0(file: string): Promise<Float32Array[]> {
   return blocks
 }
 
-/** Every output of the front end over x in blocks of the given sizes (cycled), copied. */
+/**
+ * Every output of the front end over x in blocks of the given sizes (cycled), copied: the peak
+ * picker's state after every sample (its last energy is the integrated energy), then raw and bp.
+ */
 function frontEndOutputs(kernel: QrsKernel, fs: number, x: Float32Array, sizes: number[], history: number, resetAt = -1): Float64Array[] {
   const fe = createQrsFrontEnd(fs, kernel)
   const out: Float64Array[] = []
@@ -32,8 +35,14 @@ function frontEndOutputs(kernel: QrsKernel, fs: number, x: Float32Array, sizes: 
       fe.reset()
       resetAt = -1
     }
-    const { raw, bp, mwi } = fe.process(x.subarray(at, at + sizes[k % sizes.length]), history)
-    out.push(Float64Array.from(raw), bp.slice(), mwi.slice())
+    const block = x.subarray(at, at + sizes[k % sizes.length])
+    const { raw, bp } = fe.load(block, history)
+    // Alternately a sample at a time and through the rest of the block (past every peak).
+    for (let j = 0; j < block.length; j++) {
+      j = fe.scan(j, j % 2 === 0 ? j + 1 : block.length, at)
+      out.push(fe.pick.slice())
+    }
+    out.push(Float64Array.from(raw), bp.slice())
     at += sizes[k % sizes.length]
   }
   return out
