@@ -1,6 +1,6 @@
 // The read stage on WFDB records: values against wfdb-python's golden physical signal, block
 // layout, annotations streamed before the block holding their sample, and a .dat cut short.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -173,5 +173,47 @@ describeShared('read stage: WFDB .dat cut short', () => {
     expect(items).toEqual([])
     expect(error).toMatchObject({ code: 'E_WFDB_DAT_MISSING', context: { file: path.join(dir, '100.hea'), field: 'fileName' } })
     expect((error as Error).message).toContain(`missing at ${path.join(dir, '100.dat')}`)
+  })
+})
+
+describeShared('read stage: WFDB annotations out of sample order', () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'read-wfdb-order-'))
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  // An MIT annotation file of normal beats (code 1) at `samples`, in this order: a step back is a
+  // negative SKIP, as WFDB writes for a null annotation.
+  function atr(samples: number[]): Uint8Array {
+    const b: number[] = []
+    const word = (code: number, data: number) => b.push(data & 0xff, ((code << 2) | (data >> 8)) & 0xff)
+    let at = 0
+    for (const s of samples) {
+      const d = s - at
+      if (d < 0 || d > 1023) {
+        const v = d >>> 0
+        word(59, 0)
+        b.push((v >>> 16) & 0xff, (v >>> 24) & 0xff, v & 0xff, (v >>> 8) & 0xff)
+        word(1, 0)
+      } else word(1, d)
+      at = s
+    }
+    word(0, 0)
+    return Uint8Array.from(b)
+  }
+
+  it('hands out each annotation before the block holding its sample, in file order within a block, ordered or not', async () => {
+    for (const ext of ['hea', 'dat']) copyFileSync(sharedPath(`data/mitdb/100.${ext}`), path.join(tmp, `100.${ext}`))
+    const cases = [
+      [100, 3000, 5000, 9000, 20_000, 600_000],
+      [100, 5000, 3000, 9000, 8000, 20_000, 19_999, 600_000], // steps back inside and across 10 s blocks
+    ]
+    for (const samples of cases) {
+      writeFileSync(path.join(tmp, '100.atr'), atr(samples))
+      const { items } = await readRecord(recordSpec(path.join(tmp, '100')))
+      expectStreamLayout(items, 650_000)
+      const notes = annotationsOf(items).map((a) => a.sample)
+      // Each block's annotations in file order: sorted by block, stable within one.
+      const blockOf = (s: number) => Math.floor(s / 3600)
+      expect(notes).toEqual(samples.map((s, i) => [s, i]).sort((a, b) => blockOf(a[0]) - blockOf(b[0]) || a[1] - b[1]).map(([s]) => s))
+    }
   })
 })
