@@ -8,7 +8,8 @@ import type { AnnotationItem, Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/config-schema.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath, type WfdbRecordPath } from '../formats/wfdb-path.ts'
 import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'
-import { createWfdbDecoder, datFilesOf, toPhysicalMv, type WfdbDecoder } from '../formats/wfdb-signal.ts'
+import { createWfdbDecoder, datFilesOf, type WfdbDecoder } from '../formats/wfdb-signal.ts'
+import { createWfdbPhysical } from '../formats/wfdb-physical-wasm.ts'
 import { selectWfdbSignals } from '../formats/wfdb-select.ts'
 import { readAnnotationStream, type AnnotationStream } from './read-wfdb-annotations.ts'
 import { deskewBlocks } from './wfdb-skew.ts'
@@ -69,6 +70,7 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     // written) a block takes a run from `next`; filtering all of them for every block instead
     // took ~0.4 s on the 23 h Icentia record. Out of order, every one before the block's end
     // goes out with it, in file order.
+    const toPhysicalMv = createWfdbPhysical()
     let pending: AnnotationItem[] = []
     let next = 0
     let ordered = true

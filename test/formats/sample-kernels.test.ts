@@ -3,20 +3,24 @@ import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { decodeEdfSignal } from '../../src/formats/edf-decode.ts'
 import { createEdfSignalDecoder } from '../../src/formats/edf-decode-wasm.ts'
-import { EDF_DECODE_WASM } from '../../src/formats/edf-decode.wasm.ts'
+import { SAMPLE_KERNELS_WASM } from '../../src/formats/sample-kernels.wasm.ts'
+import { createWfdbPhysical } from '../../src/formats/wfdb-physical-wasm.ts'
+import { toPhysicalMv } from '../../src/formats/wfdb-signal.ts'
+import { WFDB_INVALID_SAMPLE, type WfdbFormat } from '../../src/formats/wfdb-formats.ts'
+import type { WfdbSignal } from '../../src/formats/wfdb-header.ts'
 import { readEdfHeaderFromFile } from '../../src/formats/edf-file.ts'
 import { parseEdfHeader } from '../../src/formats/edf-header.ts'
 import { encodeEdfHeader } from '../../src/formats/edf-writer.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 // @ts-expect-error: a plain .mjs script without types
-import { edfKernelsSource } from '../../scripts/wasm-edf-kernels.mjs'
+import { sampleKernelsSource } from '../../scripts/wasm-sample-kernels.mjs'
 
 const bitsEqual = (a: Float32Array, b: Float32Array) => a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
 
 describe('EDF decoding through WebAssembly', () => {
-  it('the committed bytes are what scripts/wasm-edf-kernels.mjs assembles from its WAT text', async () => {
-    const source: string = await edfKernelsSource()
-    expect(source).toContain(`'${EDF_DECODE_WASM}'`)
+  it('the committed bytes are what scripts/wasm-sample-kernels.mjs assembles from its WAT text', async () => {
+    const source: string = await sampleKernelsSource()
+    expect(source).toContain(`'${SAMPLE_KERNELS_WASM}'`)
   })
 
   it('runs on this Node (WebAssembly SIMD), so the reader takes the kernel', () => {
@@ -84,4 +88,27 @@ describeShared('EDF decoding through WebAssembly, shared recordings', () => {
       }
     }
   })
+})
+
+describe('WFDB digital values to mV through WebAssembly', () => {
+  it('runs on this Node (WebAssembly SIMD)', () => {
+    expect(createWfdbPhysical()).not.toBe(toPhysicalMv)
+    expect(createWfdbPhysical({ wasm: false })).toBe(toPhysicalMv)
+  })
+
+  // Every format's invalid value (NaN, written as a Float32Array store writes it), gains and
+  // baselines that are not exact in binary, mV and uV units, and lengths of every remainder mod 4.
+  it.each([[212, 200, 1024, 1], [16, 74.36482269503546, 0, 1], [16, 400, -12, 0.001], [24, 3.3, 7, 1000], [80, 1.7, 5, 1], [160, 200, 32768, 1]] as [WfdbFormat, number, number, number][])(
+    'format %i, gain %d, baseline %d, x%d: the bits of toPhysicalMv', (format, gain, baseline, toMv) => {
+      const signal = { format, gain, baseline, toMv } as WfdbSignal
+      const physical = createWfdbPhysical()
+      const bad = WFDB_INVALID_SAMPLE[format]
+      for (const n of [0, 1, 2, 3, 4, 5, 7, 2500, 9001]) {
+        const digital = Int32Array.from({ length: n }, (_, i) => (i % 13 === 5 ? bad : ((i * 7919) % 4001) - 2000 + (format === 24 ? i * 1000 : 0)))
+        const a = physical(digital, signal)
+        const b = toPhysicalMv(digital, signal)
+        expect(bitsEqual(a, b), `${n} values`).toBe(true)
+        if (n > 5) expect(Number.isNaN(a[5])).toBe(true)
+      }
+    })
 })
