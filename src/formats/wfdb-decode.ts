@@ -4,6 +4,8 @@
 
 import type { WfdbFormat } from './wfdb-formats.ts'
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
 /**
  * Decodes `count` consecutive samples of `format` from `src` at byte `at` into `out` from
  * index `outAt`. For 212 an odd `count` reads the lone last sample from 2 bytes, the way WFDB
@@ -35,6 +37,12 @@ export function decodeWfdbSamples(
       return
     }
     case 16:
+      if (LITTLE_ENDIAN && ((src.byteOffset + at) & 1) === 0) {
+        // Aligned: the native int16 -> int32 conversion of TypedArray.set, several times faster
+        // than the byte loop (format 16 is Icentia11k's: 21 M samples per 23 h record).
+        out.set(new Int16Array(src.buffer, src.byteOffset + at, count), outAt)
+        return
+      }
       for (; o < end; o++, p += 2) out[o] = ((src[p] | (src[p + 1] << 8)) << 16) >> 16
       return
     case 61:
