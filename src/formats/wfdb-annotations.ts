@@ -144,7 +144,8 @@ export function createMitAnnotationParser(file: string, options: { fs?: number }
       // The carry is at most one partial AUX (258 bytes); joining costs one chunk copy, only after a split.
       const b = rest.length === 0 ? chunk : concat(rest, chunk)
       const used = parse(b, restAt, out)
-      rest = b.slice(used)
+      // A copy: callers reuse their read buffer, and a Buffer's slice() would be a view of it.
+      rest = Uint8Array.prototype.slice.call(b, used)
       restAt += used
       return out
     },

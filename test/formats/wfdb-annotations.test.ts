@@ -67,6 +67,33 @@ describe('createMitAnnotationParser on synthetic files', () => {
     for (const size of [1, 2, 3, 5]) expect(parseAll(bytes, size)).toEqual(anns)
   })
 
+  it('parses the same when the caller refills one Buffer for every chunk (the reader does: a Buffer slice is a view)', () => {
+    // Beats, rhythm changes with AUX text and SKIPs, so that words, SKIPs and AUX runs straddle chunks.
+    const words: Parameters<typeof mit> = []
+    for (let i = 0; i < 3000; i++) {
+      words.push([1, 90 + (i % 7)])
+      if (i % 97 === 0) words.push([28, 0], ['aux', i % 2 ? '(AFIB' : '(N'])
+      if (i % 211 === 0) words.push(['skip', 5000])
+    }
+    words.push(['eof'])
+    const bytes = mit(...words)
+    const whole = parseAll(bytes)
+    expect(whole.length).toBe(3000 + 31)
+    for (const size of [7, 64, 1000]) {
+      const parser = createMitAnnotationParser('test.atr')
+      const buf = Buffer.alloc(size)
+      const out: WfdbAnnotation[] = []
+      for (let at = 0; at < bytes.length; at += size) {
+        const n = Math.min(size, bytes.length - at)
+        buf.set(bytes.subarray(at, at + n))
+        out.push(...parser.push(buf.subarray(0, n)))
+        buf.fill(0xee) // what the next read would leave there
+      }
+      out.push(...parser.end())
+      expect(out, `chunks of ${size}`).toEqual(whole)
+    }
+  })
+
   it('accepts a negative SKIP (WFDB writes one for a null annotation) and ignores bytes after the end mark', () => {
     const anns = parseAll(mit([1, 100], ['skip', -50], [1, 10], ['eof'], [1, 1]))
     expect(anns.map((a) => a.sample)).toEqual([100, 60])
