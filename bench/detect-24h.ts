@@ -12,13 +12,14 @@
 //
 //   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne]     (writes bench/results/detect-24h.md)
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measureChild, median } from './measure-child.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -129,6 +130,5 @@ const md = [
   'Reference (../shared/docs/anchors.md, same kind of machine): MNE read 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s = 10.4 s for the 24 h file, 2,446 MiB peak; the issue\'s target is 10x faster (about 1.04 s) under 150 MB.',
   '',
 ].join('\n')
-await mkdir(path.join(here, 'results'), { recursive: true })
-await writeFile(path.join(here, 'results', 'detect-24h.md'), md)
+await writeResultsKeepingNotes(path.join(here, 'results', 'detect-24h.md'), md)
 process.stdout.write(md)
