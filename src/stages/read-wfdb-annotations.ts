@@ -7,7 +7,13 @@ import { createMitAnnotationParser, type WfdbAnnotation } from '../formats/wfdb-
 import type { ReadContext } from './read-context.ts'
 
 export interface AnnotationStream {
-  /** Every annotation not yet handed out whose sample is < `end` (and possibly a few beyond). */
+  /**
+   * The annotations not yet handed out, in file order, up to the first whose sample is >= `end`
+   * (which stays for a later call). Annotation files are in sample order, so these are the ones
+   * before `end`; after a step back (WFDB writes a negative SKIP for a null annotation) an
+   * annotation comes out behind the later one before it, never out of file order. The result
+   * does not depend on how the file is read.
+   */
   until(end: number): Promise<AnnotationItem[]>
   /** Everything left. */
   rest(): Promise<AnnotationItem[]>
@@ -33,13 +39,14 @@ export async function readAnnotationStream(file: string, spec: RecordSpec, fs: n
   const buf = Buffer.allocUnsafe(CHUNK)
   let position = 0
   let done = false
-  let last = -1
+  const queue: AnnotationItem[] = [] // read, not handed out yet, from `head` on
+  let head = 0
   const toItem = (a: WfdbAnnotation): AnnotationItem => ({
     kind: 'annotation', recordId: spec.id, source: 'reference', sample: a.sample, timeMs: Math.round((a.sample / fs) * 1e6) / 1e3,
     symbol: a.symbol, aux: a.aux, subtype: a.subtype, chan: a.chan, num: a.num,
   })
-  const more = async (): Promise<AnnotationItem[]> => {
-    if (done) return []
+  // Reads the next chunk into the queue.
+  const more = async (): Promise<void> => {
     const { bytesRead } = await fh.read(buf, 0, CHUNK, position)
     position += bytesRead
     let got: WfdbAnnotation[]
@@ -48,18 +55,25 @@ export async function readAnnotationStream(file: string, spec: RecordSpec, fs: n
       await fh.close() // before end(), which throws on a file cut inside an annotation
       got = parser.end()
     } else got = parser.push(buf.subarray(0, bytesRead))
-    if (got.length) last = got[got.length - 1].sample
-    return got.map(toItem)
+    if (head > 0) {
+      queue.splice(0, head)
+      head = 0
+    }
+    for (const a of got) queue.push(toItem(a))
   }
   return {
     async until(end) {
       const out: AnnotationItem[] = []
-      while (!done && last < end) out.push(...(await more()))
-      return out
+      for (;;) {
+        while (head < queue.length && queue[head].sample < end) out.push(queue[head++])
+        if (head < queue.length || done) return out
+        await more()
+      }
     },
     async rest() {
-      const out: AnnotationItem[] = []
-      while (!done) out.push(...(await more()))
+      while (!done) await more()
+      const out = queue.slice(head)
+      head = queue.length
       return out
     },
     async close() {

@@ -65,37 +65,19 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
 
     const annotator = opts.annotations ? spec.annotator : false
     notes = annotator ? await readAnnotationStream(`${rec.basePath}.${annotator}`, spec, fs, ctx) : null
-    // Annotations read ahead (the annotation file is read in 64 KB chunks, hours of beats);
-    // those from `next` on are not yet handed out. In sample order (as annotation files are
-    // written) a block takes a run from `next`; filtering all of them for every block instead
-    // took ~0.4 s on the 23 h Icentia record. Out of order, every one before the block's end
-    // goes out with it, in file order.
     const toPhysicalMv = createWfdbPhysical()
-    let pending: AnnotationItem[] = []
-    let next = 0
-    let ordered = true
     for await (const { start, digital } of readDigitalBlocks(readers, header, total, Math.round(opts.blockSeconds * fs), ctx.signal)) {
       const n = digital.get(leads[0])!.length
       const block = leads.map((i) => toPhysicalMv(digital.get(i)!, header.signals[i]))
-      if (notes) {
-        const end = start + n
-        if (!ordered || next === pending.length || pending[pending.length - 1].sample < end) {
-          pending = pending.slice(next).concat(await notes.until(end))
-          next = 0
-          ordered = pending.every((a, i) => i === 0 || pending[i - 1].sample <= a.sample)
-        }
-        if (ordered) {
-          while (next < pending.length && pending[next].sample < end) yield pending[next++]
-        } else {
-          for (const a of pending) if (a.sample < end) yield a
-          pending = pending.filter((a) => a.sample >= end)
-        }
-      }
+      if (notes) for (const a of await notes.until(start + n)) yield a
       yield { kind: 'block', recordId: spec.id, fs, startSample: start, labels, leads: block }
     }
-    // What is left lies past the last sample read (a truncated .dat): no block holds it.
-    const past = notes ? pending.length - next + (await notes.rest()).length : 0
-    if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} reference annotations at or after sample ${total}, past the end of the signal read, were dropped`)
+    // What is left lies past the last sample read (a truncated .dat), or comes after such an
+    // annotation in the file: no block takes it.
+    const left = notes ? await notes.rest() : []
+    const past = left.length
+    const behind = left.filter((a) => a.sample < total).length
+    if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} reference annotations at or after sample ${total}, past the end of the signal read${behind ? `, or after one of those in the file (${behind})` : ''}, were dropped`)
   } finally {
     await notes?.close()
     for (const r of readers) await r.fh.close()
@@ -167,13 +149,10 @@ async function readFrames(r: DatReader, n: number): Promise<Int32Array[]> {
   while (r.ready[0].length - r.readyAt < n && !r.eof) {
     const { bytesRead } = await r.fh.read(r.buffer, 0, r.buffer.length, r.position)
     r.position += bytesRead
-    const got = r.decoder.push(r.buffer.subarray(0, bytesRead))
-    // A short read is the end of the file: frames only the end makes whole (212) come last.
-    if (bytesRead < r.buffer.length) {
-      r.eof = true
-      const { tail } = r.decoder.end()
-      got.forEach((a, k) => (got[k] = joinFrames(a, tail[k])))
-    }
+    // Only a read of nothing is the end of the file (a network file system may return less than
+    // asked before it); then come the frames only the end makes whole (212).
+    r.eof = bytesRead === 0
+    const got = r.eof ? r.decoder.end().tail : r.decoder.push(r.buffer.subarray(0, bytesRead))
     r.ready = r.ready.map((a, k) => joinFrames(a.subarray(r.readyAt), got[k]))
     r.readyAt = 0
   }

@@ -200,20 +200,29 @@ describeShared('read stage: WFDB annotations out of sample order', () => {
     return Uint8Array.from(b)
   }
 
-  it('hands out each annotation before the block holding its sample, in file order within a block, ordered or not', async () => {
+  it('hands out annotations in file order, each with the first block past it and past every one before it in the file, whatever the file\'s size', async () => {
     for (const ext of ['hea', 'dat']) copyFileSync(sharedPath(`data/mitdb/100.${ext}`), path.join(tmp, `100.${ext}`))
+    // A long file (over one 8 KB read) in order, with steps back in it and one across reads.
+    const long = Array.from({ length: 6000 }, (_, i) => 100 + i * 100)
+    long.splice(4500, 0, 500, 400_000)
     const cases = [
       [100, 3000, 5000, 9000, 20_000, 600_000],
       [100, 5000, 3000, 9000, 8000, 20_000, 19_999, 600_000], // steps back inside and across 10 s blocks
+      long,
     ]
     for (const samples of cases) {
       writeFileSync(path.join(tmp, '100.atr'), atr(samples))
-      const { items } = await readRecord(recordSpec(path.join(tmp, '100')))
-      expectStreamLayout(items, 650_000)
-      const notes = annotationsOf(items).map((a) => a.sample)
-      // Each block's annotations in file order: sorted by block, stable within one.
-      const blockOf = (s: number) => Math.floor(s / 3600)
-      expect(notes).toEqual(samples.map((s, i) => [s, i]).sort((a, b) => blockOf(a[0]) - blockOf(b[0]) || a[1] - b[1]).map(([s]) => s))
+      const { items, warnings } = await readRecord(recordSpec(path.join(tmp, '100')))
+      expect(warnings).toEqual([])
+      expect(annotationsOf(items).map((a) => a.sample)).toEqual(samples)
+      // Where each one comes out: before the first block that ends past its sample and past
+      // every annotation before it in the file (blocks of 10 s: 3600 samples).
+      const blocks = blocksOf(items)
+      expect(blocks.map((b) => b.startSample)).toEqual(blocks.map((_, j) => 3600 * j))
+      let latest = 0
+      const expectedBlock = samples.map((s) => (latest = Math.max(latest, Math.floor(s / 3600))))
+      const blockAfter = items.flatMap((it, i) => (it.kind === 'annotation' ? [blocks.indexOf(items.slice(i).find((b) => b.kind === 'block') as (typeof blocks)[number])] : []))
+      expect(blockAfter).toEqual(expectedBlock)
     }
   })
 })
