@@ -20,7 +20,7 @@ export interface RecordRunEnv {
   signal: AbortSignal
   warn(recordId: string, code: string, message: string): void
   journal(name: string): Promise<ItemJournal>
-  /** Called at most every `progressMs` with the signal seconds and item counts so far. */
+  /** Called about once per `progressMs` (at the first item after each tick of a timer) with the signal seconds and item counts so far. */
   progress(recordId: string, seconds: number, items: Record<string, number>): void
   progressMs?: number
 }

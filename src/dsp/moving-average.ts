@@ -94,11 +94,11 @@ const BLOCK = 4096
  * (the WebAssembly kernel gives the same bits; tests compare the two).
  */
 export function createZeroPhaseMovingAverage(width: number, options?: { wasm?: boolean; float32?: false }): ZeroPhaseStream
-export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean; float32: true }): ZeroPhaseStream<Float32Array>
 /**
- * `float32: true`: outputs in Float32Array, the sample type of blocks, rounded from the same
- * doubles (the clean stage then hands them on without another copy).
+ * The same with `float32: true`: outputs in Float32Array, the sample type of blocks, rounded
+ * from the same doubles (the clean stage then hands them on without another copy).
  */
+export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean; float32: true }): ZeroPhaseStream<Float32Array>
 export function createZeroPhaseMovingAverage(width: number, options: { wasm?: boolean; float32?: boolean } = {}): ZeroPhaseStream<Float64Array | Float32Array> {
   if (!Number.isInteger(width) || width < 1) throw new RangeError(`moving-average width must be a positive integer, found ${width}`)
   const m = width - 1

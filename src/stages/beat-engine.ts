@@ -28,7 +28,9 @@ export function packBeats(beats: readonly ClassifiedBeat[]): Float64Array {
   beats.forEach((b, i) => {
     const o = i * BEAT_FIELDS
     p[o] = b.sample
-    p[o + 1] = LABELS.indexOf(b.label)
+    const label = LABELS.indexOf(b.label)
+    if (label < 0) throw new Error(`beat at sample ${b.sample} has label ${JSON.stringify(b.label)}, not one of ${LABELS.join(', ')}; add it to LABELS in beat-engine.ts`)
+    p[o + 1] = label
     p[o + 2] = b.rrMs ?? NaN
     p[o + 3] = b.qrsSpanMs ?? NaN
     p[o + 4] = b.templateCorr ?? NaN

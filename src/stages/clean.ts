@@ -39,7 +39,11 @@ export type CleanOptions = z.infer<typeof schema>
 
 /** A filter over one contiguous segment of one lead; `finish` flushes and makes it ready to restart. */
 export interface SegmentFilter {
-  /** Feeds samples (copied, not kept); returns the outputs that are final (a fresh array). */
+  /**
+   * Feeds samples (copied, not kept); returns the outputs that are final. createLeadCleaner's
+   * chain returns fresh arrays; the high-pass inside it reuses one buffer (zero-phase.ts,
+   * reuseOutput), which the moving average after it copies at once.
+   */
   push(x: Float64Array | Float32Array): Float64Array | Float32Array
   finish(): Float64Array | Float32Array
   held(): number
@@ -187,11 +191,13 @@ export default defineStage<CleanOptions>({
       queued[lead] -= n
       return y
     }
-    // Moves what is ready into `ready`: marks before the next block, the block, then an item that
-    // is not a mark once the samples before it are out. A plain function filling an array, not a
-    // generator: it runs for every item, and most of the time there is nothing to move.
+    // What is ready to go out, in `ready` (refilled by each call): marks before the next block, the
+    // block, then an item that is not a mark once the samples before it are out. A plain function
+    // filling an array, not a generator: it runs for every item, and most of the time there is
+    // nothing to move.
     const ready: Item[] = []
     function drain(): Item[] {
+      ready.length = 0 // the caller has yielded the last ones
       for (;;) {
         let upTo = queued.length ? Infinity : outPos
         for (const q of queued) upTo = Math.min(upTo, outPos + q)
@@ -228,7 +234,6 @@ export default defineStage<CleanOptions>({
         // A mark behind others, or ahead of the samples out, waits: nothing can move yet.
         if (isPointMark(item.kind) && (pending.length > 1 || inPos > outPos)) continue
         for (const it of drain()) yield it
-        ready.length = 0
         continue
       }
       const block = item as SampleBlock
@@ -236,7 +241,6 @@ export default defineStage<CleanOptions>({
       if (block.fs !== fs || block.leads.length !== cleaners.length || block.startSample !== inPos) {
         flush()
         for (const it of drain()) yield it // everything before is out, so the numbering can restart here
-        ready.length = 0
         fs = block.fs
         labels = block.labels
         cleaners = block.leads.map(() => createLeadCleaner(ctx.options, fs, 'float32'))
@@ -251,9 +255,8 @@ export default defineStage<CleanOptions>({
       })
       inPos += n
       for (const it of drain()) yield it
-      ready.length = 0
     }
     flush()
-    yield* drain()
+    for (const it of drain()) yield it
   },
 })

@@ -2,8 +2,8 @@
 // (src/dsp/beat-classifier.ts) on one lead, emitting `beat` items tagged source "detector" with
 // an AAMI label (N, S, V, F, Q), the RR interval before the beat and the classifier's features.
 // Works on raw or cleaned blocks.
-// The stream is cut into chunks of at least 10 s of signal (upstream blocks can be tiny: `clean`
-// cuts its output at every annotation); a chunk's items pass unchanged, followed by the beats
+// The stream is cut into chunks of at least 10 s of signal (upstream blocks can be tiny, one
+// sample even, whatever the stage before cut them at); a chunk's items pass unchanged, followed by the beats
 // confirmed while its samples were processed (so a beat always comes after the block holding
 // it, about one beat late since the classifier waits for the next beat). With `thread` the
 // beat engine runs in a worker thread (beat-engine.ts) and up to DEPTH chunks are in flight, so

@@ -52,12 +52,12 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   // raw buffer is safe once a block has been yielded.
   const perRead = perBlock * Math.max(1, Math.floor(READ_BYTES / (perBlock * header.recordBytes)))
   const raw = new Uint8Array(Math.min(perRead, Math.max(1, nRecords)) * header.recordBytes)
+  const decode = createEdfSignalDecoder() // before the file is open: nothing to close if it throws
   const fh = await open(file, 'r')
   let emitted = 0 // samples emitted so far (continuous numbering)
   let expectedOnset = 0 // seconds: where the next record starts if there is no gap
   let gapSec = 0
   const notes: AnnotationItem[] = []
-  const decode = createEdfSignalDecoder()
   const isD = header.format.endsWith('+D')
   try {
     for (let read0 = 0; read0 < nRecords; read0 += perRead) {

@@ -98,13 +98,15 @@ describe('WFDB digital values to mV through WebAssembly', () => {
 
   // Every format's invalid value (NaN, written as a Float32Array store writes it), gains and
   // baselines that are not exact in binary, mV and uV units, and lengths of every remainder mod 4.
-  it.each([[212, 200, 1024, 1], [16, 74.36482269503546, 0, 1], [16, 400, -12, 0.001], [24, 3.3, 7, 1000], [80, 1.7, 5, 1], [160, 200, 32768, 1]] as [WfdbFormat, number, number, number][])(
+  it.each([[212, 200, 1024, 1], [16, 74.36482269503546, 0, 1], [16, 400, -12, 0.001], [61, 200, -3, 1], [24, 3.3, 7, 1000], [32, 1e6, -5, 1], [80, 1.7, 5, 1], [160, 200, 32768, 1]] as [WfdbFormat, number, number, number][])(
     'format %i, gain %d, baseline %d, x%d: the bits of toPhysicalMv', (format, gain, baseline, toMv) => {
       const signal = { format, gain, baseline, toMv } as WfdbSignal
       const physical = createWfdbPhysical()
       const bad = WFDB_INVALID_SAMPLE[format]
       for (const n of [0, 1, 2, 3, 4, 5, 7, 2500, 9001]) {
-        const digital = Int32Array.from({ length: n }, (_, i) => (i % 13 === 5 ? bad : ((i * 7919) % 4001) - 2000 + (format === 24 ? i * 1000 : 0)))
+        // Format 32 also gets values near +-2^31 (exact in the kernel's f64, as in JavaScript).
+        const wide = (i: number) => (format === 32 ? (i % 2 ? 2 ** 31 - 1 - i : -(2 ** 31) + 1 + i) : format === 24 ? i * 1000 : 0)
+        const digital = Int32Array.from({ length: n }, (_, i) => (i % 13 === 5 ? bad : ((i * 7919) % 4001) - 2000 + wide(i)))
         const a = physical(digital, signal)
         const b = toPhysicalMv(digital, signal)
         expect(bitsEqual(a, b), `${n} values`).toBe(true)

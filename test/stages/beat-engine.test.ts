@@ -16,4 +16,9 @@ describe('packed beats (the worker answers in one transferable array)', () => {
     expect(beats.map((_, i) => unpackBeat(p, i))).toEqual(beats)
     expect(packBeats([]).length).toBe(0)
   })
+
+  it('refuse a label they cannot carry, rather than lose it', () => {
+    const odd = { sample: 5, label: 'X', rrMs: null, qrsSpanMs: null, templateCorr: null } as unknown as ClassifiedBeat
+    expect(() => packBeats([odd])).toThrow(/label "X", not one of N, S, V, F, Q/)
+  })
 })
