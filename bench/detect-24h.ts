@@ -8,9 +8,13 @@
 // ecg_peaks 3.55 s + overhead, and NeuroKit2 itself cannot be installed here). Each case is a child
 // process (wall time and peak RSS, measure-child.ts); cases are interleaved round by round and
 // the median is reported. Blocks and annotation lines are not written (exclude), beats and
-// summaries are.
+// summaries are. The current tree's bundle is built first, so `pipeline run` never runs stale or
+// from the sources. With --before <rev>, each pipeline case also runs on that revision's bundle
+// (built in bench/data), right after the current one in every round, with the speed-up and a
+// check that both wrote the same beat and summary lines: this shared machine's speed drifts by
+// 10-25 % from day to day, so only side-by-side ratios compare across sessions.
 //
-//   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne]     (writes bench/results/detect-24h.md)
+//   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne] [--before <rev>]   (writes bench/results/detect-24h.md)
 import { execFileSync } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -20,12 +24,13 @@ import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measureChild, median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { revisionBundle } from './side-by-side.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const MNE_PYTHON = process.env.MNE_PYTHON ?? '/usr/bin/python3'
 const ICENTIA = path.resolve(root, '../shared/data/icentia11k')
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'no-mne': { type: 'boolean', default: false } } })
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'no-mne': { type: 'boolean', default: false }, before: { type: 'string' } } })
 const runs = Number(args.runs)
 const log = (s: string) => process.stderr.write(s + '\n')
 
@@ -67,6 +72,8 @@ function mneVersion(): string | null {
 }
 
 await ensureTiledFiles(log)
+execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+const before = args.before ? revisionBundle(args.before) : null
 const [h1, h24] = [TILED_FILES.find((f) => f.tiles === 2)!, TILED_FILES.find((f) => f.tiles === 48)!]
 const cases: Case[] = [
   { name: '24h-read', what: '24 h file: read only', hours: 24, yaml: await dataset('24h-read', [path.basename(h24.file)], 'read') },
@@ -81,7 +88,32 @@ const mne = mneVersion()
 if (mne) cases.push({ name: 'mne-24h', what: `MNE ${mne} read_raw_edf(preload=True) + scipy sosfiltfilt/filtfilt as ecg_clean, lead 0, 24 h file`, hours: 24, mne: h24.file })
 else log('MNE not found (apt-get install -y python3-mne, or set MNE_PYTHON): no side-by-side read')
 
-const results = new Map<string, { wall: number[]; rss: number[]; inRun: number[]; cpu: number[]; beats?: number; split?: { read: number; clean: number }[] }>()
+interface Measured { wall: number[]; rss: number[]; inRun: number[]; cpu: number[]; beats?: number; split?: { read: number; clean: number }[] }
+const results = new Map<string, Measured>()
+
+/** Runs case `c` with the `pipeline` of the tree at `tree` into runs/detect-<case><suffix>, adding to `r`. */
+async function runPipeline(c: Case, r: Measured, tree: string, suffix: string): Promise<void> {
+  const runDir = path.join(DATA_DIR, 'runs', `detect-${c.name}${suffix}`)
+  const m = await measureChild(process.execPath, [path.join(tree, 'bin/pipeline.js'), 'run', c.yaml!, '--out', runDir, '--restart'], root)
+  r.wall.push(m.wallSec)
+  r.rss.push(m.peakRssBytes)
+  r.cpu.push(m.cpuSec)
+  const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
+  r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+  const beats = await readFile(path.join(runDir, 'beat.ndjson'), 'utf8').catch(() => '')
+  r.beats = beats ? beats.split('\n').length - 1 : undefined
+}
+
+/** Whether the current and the --before runs of case `name` wrote the same beat and summary lines (null: neither wrote any). */
+async function sameLines(name: string): Promise<boolean | null> {
+  let any = false
+  for (const kind of ['beat', 'summary']) {
+    const [a, b] = await Promise.all(['', '-before'].map((s) => readFile(path.join(DATA_DIR, 'runs', `detect-${name}${s}`, `${kind}.ndjson`), 'utf8').catch(() => '')))
+    if (a !== b) return false
+    any ||= a !== ''
+  }
+  return any ? true : null
+}
 for (let round = 1; round <= runs; round++) {
   for (const c of cases) {
     const r = results.get(c.name) ?? { wall: [], rss: [], inRun: [], cpu: [] }
@@ -95,24 +127,26 @@ for (let round = 1; round <= runs; round++) {
       r.inRun.push(out.totalSec)
       ;(r.split ??= []).push({ read: out.readSec, clean: out.cleanSec })
     } else {
-      const runDir = path.join(DATA_DIR, 'runs', `detect-${c.name}`)
-      const m = await measureChild(process.execPath, ['bin/pipeline.js', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)
-      r.wall.push(m.wallSec)
-      r.rss.push(m.peakRssBytes)
-      r.cpu.push(m.cpuSec)
-      const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
-      r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
-      const beats = await readFile(path.join(runDir, 'beat.ndjson'), 'utf8').catch(() => '')
-      r.beats = beats ? beats.split('\n').length - 1 : undefined
+      await runPipeline(c, r, root, '')
+      if (before) {
+        const b = results.get(`${c.name}@before`) ?? { wall: [], rss: [], inRun: [], cpu: [] }
+        results.set(`${c.name}@before`, b)
+        await runPipeline(c, b, before.dir, '-before')
+        log(`round ${round}/${runs} ${c.name.padEnd(13)} before (${before.name}): in run ${b.inRun.at(-1)!.toFixed(2)} s`)
+      }
     }
     log(`round ${round}/${runs} ${c.name.padEnd(13)} wall ${r.wall.at(-1)!.toFixed(2)} s, in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${(r.rss.at(-1)! / 1e6).toFixed(0)} MB`)
   }
 }
 
+const same = new Map<string, boolean | null>()
+if (before) for (const c of cases) if (c.yaml) same.set(c.name, await sameLines(c.name))
 const row = (c: Case) => {
   const r = results.get(c.name)!
   const inRun = median(r.inRun)
-  return `| ${c.what} | ${inRun.toFixed(2)} | ${median(r.wall).toFixed(2)} | ${median(r.cpu).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} (max ${(Math.max(...r.rss) / 1e6).toFixed(0)}) | ${r.beats ?? ''} | ${((c.hours * 3600) / inRun).toFixed(0)}x |`
+  const b = results.get(`${c.name}@before`)
+  const side = !before ? '' : b ? ` ${median(b.inRun).toFixed(2)} | ${(median(b.inRun) / inRun).toFixed(2)}x | ${same.get(c.name) === null ? '-' : same.get(c.name) ? 'yes' : 'NO'} |` : ' | | |'
+  return `| ${c.what} | ${inRun.toFixed(2)} | ${median(r.wall).toFixed(2)} | ${median(r.cpu).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} (max ${(Math.max(...r.rss) / 1e6).toFixed(0)}) | ${r.beats ?? ''} | ${((c.hours * 3600) / inRun).toFixed(0)}x |${side}`
 }
 const md = [
   '# Signal stages: read -> clean -> detect -> summarize',
@@ -121,14 +155,16 @@ const md = [
   `Median of ${runs} interleaved rounds. Lead 0 only (NeuroKit2's ecg_clean and ecg_peaks take one signal); blocks and annotation lines not written.`,
   '"in run" is the runner\'s own time (run-start to run-end); "wall" adds node startup; for MNE + scipy, "in run" is the read and clean calls, imports excluded.',
   '"CPU" is the whole process\'s user + system time over all its threads (GNU time; startup included): on 2 cores the wall time cannot go below half of it.',
+  ...(before ? [`"before" is ${before.name}'s bundle, run right after the current one in every round; "same lines": both wrote the same beat and summary lines (last round).`] : []),
   '',
-  '| case | in run s | wall s | CPU s | peak RSS MB | beats | real time |',
-  '|---|---|---|---|---|---|---|',
+  `| case | in run s | wall s | CPU s | peak RSS MB | beats | real time |${before ? ` ${before.name} in run s | speed-up | same lines |` : ''}`,
+  `|---|---|---|---|---|---|---|${before ? '---|---|---|' : ''}`,
   ...cases.map(row),
   ...(results.get('mne-24h')?.split ? ['', `MNE + scipy split (median): read ${median(results.get('mne-24h')!.split!.map((x) => x.read)).toFixed(2)} s, clean ${median(results.get('mne-24h')!.split!.map((x) => x.clean)).toFixed(2)} s.`] : []),
   '',
   'Reference (../shared/docs/anchors.md, same kind of machine): MNE read 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s = 10.4 s for the 24 h file, 2,446 MiB peak; the issue\'s target is 10x faster (about 1.04 s) under 150 MB.',
   '',
 ].join('\n')
+before?.remove()
 await writeResultsKeepingNotes(path.join(here, 'results', 'detect-24h.md'), md)
 process.stdout.write(md)

@@ -32,6 +32,29 @@ export function revisionSources(rev: string): Revision {
   }
 }
 
+export interface RevisionBundle {
+  name: string
+  /** The extracted tree: run `bin/pipeline.js` in it (its dist/ is built). */
+  dir: string
+  remove(): void
+}
+
+/**
+ * Extracts `rev`'s src, scripts, bin and package.json into bench/data (gitignored; inside the
+ * repository, so its package imports resolve to node_modules) and builds its bundle there, for
+ * benches that run whole pipelines of an older revision beside the current one.
+ */
+export function revisionBundle(rev: string): RevisionBundle {
+  const dir = mkdtempSync(path.join(ROOT, 'bench/data/rev-'))
+  execFileSync('sh', ['-c', 'git archive "$1" src scripts bin package.json | tar -x -C "$2"', 'sh', rev, dir], { cwd: ROOT })
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'inherit' })
+  return {
+    name: /^[0-9a-f]{40}$/.test(rev) ? rev.slice(0, 7) : rev,
+    dir,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
 export interface RecordCase {
   id: string
   /** One record's parts, in order. */
