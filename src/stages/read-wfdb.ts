@@ -13,6 +13,7 @@ import { createWfdbPhysical } from '../formats/wfdb-physical-wasm.ts'
 import { selectWfdbSignals } from '../formats/wfdb-select.ts'
 import { readAnnotationStream, type AnnotationStream } from './read-wfdb-annotations.ts'
 import { deskewBlocks } from './wfdb-skew.ts'
+import { concatSamples } from '../dsp/concat-samples.ts'
 import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
@@ -153,19 +154,11 @@ async function readFrames(r: DatReader, n: number): Promise<Int32Array[]> {
     // asked before it); then come the frames only the end makes whole (212).
     r.eof = bytesRead === 0
     const got = r.eof ? r.decoder.end().tail : r.decoder.push(r.buffer.subarray(0, bytesRead))
-    r.ready = r.ready.map((a, k) => joinFrames(a.subarray(r.readyAt), got[k]))
+    // Frames not handed out yet (less than one block) go in front of the new ones.
+    r.ready = r.ready.map((a, k) => (r.readyAt === a.length ? got[k] : concatSamples([a.subarray(r.readyAt), got[k]], (n) => new Int32Array(n))))
     r.readyAt = 0
   }
   const from = r.readyAt
   r.readyAt = Math.min(from + n, r.ready[0].length)
   return r.ready.map((a) => a.subarray(from, r.readyAt))
-}
-
-function joinFrames(a: Int32Array, b: Int32Array): Int32Array {
-  if (a.length === 0) return b
-  if (b.length === 0) return a
-  const all = new Int32Array(a.length + b.length)
-  all.set(a)
-  all.set(b, a.length)
-  return all
 }

@@ -12,5 +12,10 @@ describe('concatSamples', () => {
     const one = Float64Array.of(0.5, 0.25)
     expect(concatSamples([one], (n) => new Float64Array(n))).toBe(one)
     expect(concatSamples([], (n) => new Float64Array(n))).toEqual(new Float64Array(0))
+    // Two pieces always give a fresh array, even when one is empty (owners may then transfer it).
+    const frames = Int32Array.of(7, -8)
+    const joined = concatSamples([new Int32Array(0), frames], (n) => new Int32Array(n))
+    expect(joined).not.toBe(frames)
+    expect([...joined]).toEqual([7, -8])
   })
 })
