@@ -22,3 +22,20 @@ export function instantiateWithMemory<T>(module: WebAssembly.Module, bytes: numb
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T
   return { exports, buffer: memory.buffer }
 }
+
+/**
+ * An instance of `module` whose env.memory grows on demand, for users whose largest buffer is
+ * not known up front (the readers' blocks): `reserve(bytes)` returns the memory's buffer, at
+ * least that long; growing replaces the buffer, so views are taken after each call.
+ */
+export function instantiateGrowable<T>(module: WebAssembly.Module): { exports: T; reserve(bytes: number): ArrayBuffer } {
+  const memory = new WebAssembly.Memory({ initial: 1 })
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as T
+  return {
+    exports,
+    reserve(bytes) {
+      if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536))
+      return memory.buffer
+    },
+  }
+}

@@ -4,7 +4,7 @@
 // bits as its JavaScript loop, four values per SIMD step. A reader owns an instance whose
 // memory grows to its largest block; values are copied in and out (plain memory copies).
 // Engines without WebAssembly SIMD get null, and the readers keep their JavaScript loops.
-import { lazyWasmModule } from '../dsp/wasm-module.ts'
+import { instantiateGrowable, lazyWasmModule } from '../dsp/wasm-module.ts'
 import { SAMPLE_KERNELS_WASM } from './sample-kernels.wasm.ts'
 
 export interface SampleKernels {
@@ -19,19 +19,11 @@ export interface SampleKernelInstance {
 }
 
 const sampleModule = lazyWasmModule(SAMPLE_KERNELS_WASM)
-const PAGE = 65536
 
 /** An instance for one reader; null without WebAssembly SIMD or with `wasm: false`. */
 export function instantiateSampleKernels(options: { wasm?: boolean } = {}): SampleKernelInstance | null {
   const module = options.wasm === false ? null : sampleModule()
   if (!module) return null
-  const memory = new WebAssembly.Memory({ initial: 1 })
-  const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as SampleKernels
-  return {
-    kernels,
-    reserve(bytes) {
-      if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE))
-      return memory.buffer
-    },
-  }
+  const { exports: kernels, reserve } = instantiateGrowable<SampleKernels>(module)
+  return { kernels, reserve }
 }
