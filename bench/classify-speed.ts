@@ -28,7 +28,7 @@ import { ROOT } from '../test/helpers/shared.ts'
 import { testContext } from '../test/helpers/stage-context.ts'
 import { median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
-import { replayCases, resultsTable, revisionSources } from './side-by-side.ts'
+import { alternating, replayCases, resultsTable, revisionSources } from './side-by-side.ts'
 
 const BEFORE_REV = 'eb39c68d9af0ed19a70f12c9194f5d7409fe63e7' // the classifier before the speed work
 
@@ -66,7 +66,6 @@ async function pass(files: string[], cleaned: boolean, versions: Version[]): Pro
   let cls: BeatClassifier[] = []
   // Beats labelled by each version and not yet compared with the others.
   const queues: ClassifiedBeat[][] = versions.map(() => [])
-  let flip = 0
   const compare = () => {
     while (queues.every((q) => q.length > 0)) {
       const first = queues.map((q) => q.shift()!)
@@ -74,16 +73,11 @@ async function pass(files: string[], cleaned: boolean, versions: Version[]): Pro
       if (out.differs === null && !first.every((b) => same(b, first[0]))) out.differs = `beat ${out.beats}: ${first.map((b) => JSON.stringify(b)).join(' vs ')}`
     }
   }
-  // Calls `f` on every version, the order alternating from call to call, timing each.
+  const timed = alternating(out.seconds)
   const each = (f: (c: BeatClassifier) => ClassifiedBeat[] | void) => {
-    flip ^= 1
-    for (let j = 0; j < cls.length; j++) {
-      const v = flip ? j : cls.length - 1 - j
-      const t = performance.now()
-      const labelled = f(cls[v])
-      out.seconds[v] += (performance.now() - t) / 1000
+    timed(cls, f).forEach((labelled, v) => {
       if (labelled) for (const b of labelled) queues[v].push(b)
-    }
+    })
     compare()
   }
   const found = (beats: number[]) => {

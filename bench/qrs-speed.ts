@@ -14,7 +14,6 @@
 //   (writes bench/results/qrs-speed.md, keeping its hand-written part from "## Notes" on;
 //   --before defaults to the last commit before the speed work)
 import path from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import type { Item, SampleBlock } from '../src/core/items.ts'
 import { createQrsDetector, type QrsDetector, type QrsDetectorOptions } from '../src/dsp/qrs-detector.ts'
@@ -24,7 +23,7 @@ import { readContext, recordSpec } from '../test/helpers/read-record.ts'
 import { ROOT } from '../test/helpers/shared.ts'
 import { median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
-import { replayCases, resultsTable, revisionSources } from './side-by-side.ts'
+import { alternating, replayCases, resultsTable, revisionSources } from './side-by-side.ts'
 
 const BEFORE_REV = '1a935e34c93f90a327adfd5f1a06c6de2fb1522f' // the detector before the speed work
 
@@ -52,18 +51,8 @@ async function pass(files: string[], creates: Create[]): Promise<Pass> {
   const out: Pass = { samples: 0, fs: 0, beats: 0, seconds: creates.map(() => 0), differs: null }
   const beats: number[][] = creates.map(() => [])
   let dets: QrsDetector[] = []
-  let flip = 0
-  // Calls `f` on every version, the order alternating from call to call, timing each.
-  const each = (f: (d: QrsDetector) => number[]) => {
-    flip ^= 1
-    for (let j = 0; j < dets.length; j++) {
-      const v = flip ? j : dets.length - 1 - j
-      const t = performance.now()
-      const found = f(dets[v])
-      out.seconds[v] += (performance.now() - t) / 1000
-      for (const s of found) beats[v].push(s)
-    }
-  }
+  const timed = alternating(out.seconds)
+  const each = (f: (d: QrsDetector) => number[]) => timed(dets, f).forEach((found, v) => beats[v].push(...found))
   let offset = 0
   for (const file of files) {
     let length = 0

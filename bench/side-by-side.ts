@@ -55,6 +55,26 @@ export function revisionBundle(rev: string): RevisionBundle {
   }
 }
 
+/**
+ * A caller that runs `f` on every version, in an order that alternates from one call to the next
+ * (so no version always goes first, into a warm or cold cache), adds each call's time to
+ * `seconds[v]` and returns the results by version.
+ */
+export function alternating(seconds: number[]): <V, R>(versions: readonly V[], f: (version: V) => R) => R[] {
+  let flip = 0
+  return (versions, f) => {
+    flip ^= 1
+    const out = new Array(versions.length)
+    for (let j = 0; j < versions.length; j++) {
+      const v = flip ? j : versions.length - 1 - j
+      const t = performance.now()
+      out[v] = f(versions[v])
+      seconds[v] += (performance.now() - t) / 1000
+    }
+    return out
+  }
+}
+
 export interface RecordCase {
   id: string
   /** One record's parts, in order. */
