@@ -12,7 +12,8 @@
 // from the sources. With --before <rev>, each pipeline case also runs on that revision's bundle
 // (built in bench/data), right after the current one in every round, with the speed-up and a
 // check that both wrote the same beat and summary lines: this shared machine's speed drifts by
-// 10-25 % from day to day, so only side-by-side ratios compare across sessions.
+// 12-38 % within an hour (0170d71: 2.46-2.77 s, then 3.11-3.40 s), so only side-by-side ratios
+// compare across sessions.
 //
 //   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne] [--before <rev>]   (writes bench/results/detect-24h.md)
 import { execFileSync } from 'node:child_process'
