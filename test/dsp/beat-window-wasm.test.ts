@@ -19,6 +19,7 @@ function compare(x: Float32Array, fs: number, starts: number[]): number {
   expect([js.measures, wasm.measures]).toEqual([false, true])
   const [a, b] = [new Float64Array(WINDOW_LEN), new Float64Array(WINDOW_LEN)]
   const [sa, sb] = [newShape(), newShape()]
+  let compared = 0 // windows both gave (neither refused), whose values were compared
   for (const start of starts) {
     const pa = js.extractFrom(x, start, a)
     const pb = wasm.extractFrom(x, start, b)
@@ -27,11 +28,12 @@ function compare(x: Float32Array, fs: number, starts: number[]): number {
     expect(js.extractShape(x, start, sa)).toBe(pa !== null)
     expect(wasm.extractShape(x, start, sb)).toBe(pa !== null)
     if (pa === null) continue
+    compared++
     measureShape(sa)
     const fields = (s: BeatShape) => [s.baselinePtp, s.spanMs, s.ptp, s.noise, ...s.wave]
     if (!fields(sa).every((v, k) => Object.is(v, fields(sb)[k]))) expect(fields(sb)).toEqual(fields(sa))
   }
-  return starts.length
+  return compared
 }
 
 describe('beat-window-wasm', () => {
@@ -41,7 +43,10 @@ describe('beat-window-wasm', () => {
     x[9 * fs] = Infinity
     const w = createBeatWindower(fs)
     const starts = Array.from({ length: 300 }, (_, i) => Math.floor((i * (x.length - w.before - w.after - 1)) / 300))
-    expect(compare(x, fs, starts)).toBe(300)
+    // The two non-finite samples make both refuse the windows over them, and only those.
+    const compared = compare(x, fs, starts)
+    expect(compared).toBeGreaterThan(250)
+    expect(compared).toBeLessThan(300)
     expect(w.extractFrom(x, 5 * fs - w.before, new Float64Array(WINDOW_LEN))).toBeNull()
   })
 
