@@ -1,8 +1,9 @@
 // Speed of the streaming beat classifier (src/dsp/beat-classifier.ts), before and after, in one
-// run. The "before" version is taken from git (`git show <rev>:src/dsp/beat-*.ts` into a temporary
-// directory, never into src/) and runs side by side with the current one on the same stream:
-// read (-> clean) -> QRS detector, then every block and every beat goes to both classifiers, in
-// alternating order, each call timed on its own. Both see the same samples and beats under the
+// run. The "before" version is the revision's src/ (`git archive` into bench/data/rev-*, never
+// into src/: side-by-side.ts, revisionSources) and runs side by side with the current one on the
+// same stream: read (-> clean) -> QRS detector, then every block and every beat goes to both
+// classifiers, in alternating order, each call timed on its own (side-by-side.ts, alternating).
+// Both see the same samples and beats under the
 // same machine load, so their ratio holds even when the shared machine is busy (the old version's
 // garbage is also collected during the new one's calls: --before none gives the new one's own
 // time); their outputs (sample, label, RR, span, correlation) are compared beat by beat.

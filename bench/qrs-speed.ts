@@ -1,8 +1,8 @@
 // Speed of the streaming QRS detector (src/dsp/qrs-*.ts), before and after, in one run. The
-// "before" version is taken from git (`git show <rev>:src/dsp/...` into a temporary directory,
-// never into src/, with the butterworth and sos-filter files of the same revision) and runs side
-// by side with the current one on the same stream: every block the read stage yields (lead 0,
-// raw signal) goes to both detectors, in alternating order, each call timed on its own, so both
+// "before" version is the revision's src/ (`git archive` into bench/data/rev-*, never into src/:
+// side-by-side.ts, revisionSources) and runs side by side with the current one on the same
+// stream: every block the read stage yields (lead 0, raw signal) goes to both detectors, in
+// alternating order, each call timed on its own (side-by-side.ts, alternating), so both
 // see the same machine load and their ratio holds even on a busy shared machine. The current
 // version runs once per front-end kernel named by --kernels (qrs-front-end.ts: 'js' is the
 // fallback where WebAssembly SIMD is missing, 'wasm' the default). All
