@@ -9,8 +9,8 @@
 // values, and the kernels blend the beat into it and centre it again (in JavaScript that was
 // about 8 % of the classifier's time; the kernel does the blend two values at a time).
 import { blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
-import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
-import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
+import { BEAT_KERNELS_LAYOUT as L, beatKernelsModule } from './beat-kernels.ts'
+import { instantiateWithMemory } from './wasm-module.ts'
 
 export interface BeatMatcher {
   /** A centred template for `match`; at most `slots` (createBeatMatcher's) at a time. */
@@ -24,9 +24,6 @@ export interface BeatMatcher {
   /** Moves `t` towards the beat set last by `weight`, aligned by `shift` (blendInto), and centres it again. */
   blend(t: CentredTemplate, shift: number, weight: number): void
 }
-
-// Compiled once per thread on first use (wasm-module.ts).
-const beatMatchModule = lazyWasmModule(BEAT_MATCH_WASM)
 
 /** The matcher in JavaScript (beat-features.ts), for where WebAssembly SIMD is unavailable. */
 export function createJsBeatMatcher(): BeatMatcher {
@@ -52,7 +49,7 @@ export function createJsBeatMatcher(): BeatMatcher {
 
 /** The matcher in WebAssembly SIMD with room for `slots` templates; null where SIMD is unavailable. */
 export function createWasmBeatMatcher(slots: number): BeatMatcher | null {
-  const module = beatMatchModule()
+  const module = beatKernelsModule()
   if (!module) return null
   if (L.MATCH_LEN !== MATCH_LEN || L.SHIFTS !== SHIFTS) throw new Error(`beat-match: the kernels were generated for MATCH_LEN ${L.MATCH_LEN} and SHIFTS ${L.SHIFTS}, beat-features.ts has ${MATCH_LEN} and ${SHIFTS}; run scripts/wasm-beat-kernels.mjs with its constants updated`)
   type Kernels = { variances(): void; match(at: number, tVar: number): number; centre(at: number): number; blend(at: number, e: number, weight: number): number }

@@ -6,8 +6,8 @@
 // loop, and the shape kernel is straight-line code whose independent sums the CPU overlaps (in
 // JavaScript, baseline and measures were about a third of the classifier's time on the 24 h
 // file). The input, smoothed samples, interpolation points and wave live in the instance's memory.
-import { BEAT_MATCH_LAYOUT as L, BEAT_MATCH_WASM } from './beat-match.wasm.ts'
-import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
+import { BEAT_KERNELS_LAYOUT as L, beatKernelsModule } from './beat-kernels.ts'
+import { instantiateWithMemory } from './wasm-module.ts'
 
 export interface WindowKernel {
   /** The window's input samples (n), filled by the caller before `run`. */
@@ -22,16 +22,13 @@ export interface WindowKernel {
 
 type Window = (...args: number[]) => number
 
-// Compiled once per thread on first use (wasm-module.ts).
-const windowModule = lazyWasmModule(BEAT_MATCH_WASM)
-
 /**
  * The kernel for n input samples, a box of `box` (centred at `half`) and the windower's
  * interpolation points (`direct` >= 0: the grid is the smoothed samples from there on); null
  * where WebAssembly SIMD is unavailable.
  */
 export function createWindowKernel(n: number, box: number, half: number, index: Int32Array, near: Float64Array, far: Float64Array, direct: number): WindowKernel | null {
-  const module = windowModule()
+  const module = beatKernelsModule()
   if (!module) return null
   const len = index.length
   if (len !== L.WINDOW_LEN) throw new Error(`beat-window-wasm: the kernel was generated for WINDOW_LEN ${L.WINDOW_LEN}, found ${len}; run scripts/wasm-beat-kernels.mjs with its constants updated`)

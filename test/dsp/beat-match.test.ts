@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { type CentredTemplate, centreTemplate, type Match, MATCH_FROM, MATCH_LEN, MATCH_TO, SHIFTS } from '../../src/dsp/beat-features.ts'
 import { type BeatMatcher, createJsBeatMatcher, createWasmBeatMatcher } from '../../src/dsp/beat-match.ts'
-import { BEAT_MATCH_LAYOUT, BEAT_MATCH_WASM } from '../../src/dsp/beat-match.wasm.ts'
+import { BEAT_KERNELS_LAYOUT, BEAT_KERNELS_WASM } from '../../src/dsp/beat-kernels.wasm.ts'
 import { CENTER, createBeatWindower, GRID_HZ, WINDOW_LEN } from '../../src/dsp/beat-window.ts'
 import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
@@ -45,8 +45,8 @@ function compareAll(beats: Float64Array[], templates: Float64Array[]): number {
 describe('beat-match WebAssembly kernels', () => {
   it('the committed bytes are what scripts/wasm-beat-kernels.mjs assembles, for beat-features.ts\'s ranges and window', async () => {
     const source: string = await kernelsSource()
-    expect(source).toContain(`'${BEAT_MATCH_WASM}'`)
-    expect([BEAT_MATCH_LAYOUT.MATCH_LEN, BEAT_MATCH_LAYOUT.SHIFTS, BEAT_MATCH_LAYOUT.WINDOW_LEN]).toEqual([MATCH_LEN, SHIFTS, WINDOW_LEN])
+    expect(source).toContain(`'${BEAT_KERNELS_WASM}'`)
+    expect([BEAT_KERNELS_LAYOUT.MATCH_LEN, BEAT_KERNELS_LAYOUT.SHIFTS, BEAT_KERNELS_LAYOUT.WINDOW_LEN]).toEqual([MATCH_LEN, SHIFTS, WINDOW_LEN])
   })
 
   it('run on this Node (WebAssembly SIMD), so the classifier takes the WebAssembly path', () => {

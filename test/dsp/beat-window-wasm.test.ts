@@ -5,7 +5,7 @@
 // (MIT-BIH 208 at 360 Hz).
 import { describe, expect, it } from 'vitest'
 import { type BeatShape, measureShape } from '../../src/dsp/beat-features.ts'
-import { BEAT_MATCH_LAYOUT } from '../../src/dsp/beat-match.wasm.ts'
+import { BEAT_KERNELS_LAYOUT } from '../../src/dsp/beat-kernels.wasm.ts'
 import { at, createBeatWindower, GRID_HZ, PRE_MS, WINDOW_LEN } from '../../src/dsp/beat-window.ts'
 import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
@@ -51,7 +51,7 @@ describe('beat-window-wasm', () => {
   })
 
   it('the kernels were generated for this grid\'s baseline stretches and measureShape\'s ranges', () => {
-    const { BASE_LEN, BASE_FROM, BASE_TO, SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, PRE_NOISE, POST_NOISE } = BEAT_MATCH_LAYOUT
+    const { BASE_LEN, BASE_FROM, BASE_TO, SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, PRE_NOISE, POST_NOISE } = BEAT_KERNELS_LAYOUT
     expect([BASE_LEN, BASE_FROM, BASE_TO]).toEqual([Math.round((40 * GRID_HZ) / 1000), at(-PRE_MS), at(-40)])
     expect([SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, ...PRE_NOISE, ...POST_NOISE]).toEqual([at(-100), at(150), at(-80), at(100), at(-250) + 1, at(-60), at(200), at(440)])
   })
