@@ -48,8 +48,9 @@ export const RANGES = {
 /** shape()'s results (f64 each, from its `out`): baselinePtp, spanMs, ptp, noise. */
 export const SHAPE_RESULTS = 4
 
-/** k values per loop iteration (divides MATCH_LEN). */
-const UNROLL = Number(process.env.BEAT_UNROLL ?? 10)
+/** k values per loop iteration (it must divide MATCH_LEN: the loop steps whole iterations). */
+const UNROLL = 10
+if (MATCH_LEN % UNROLL !== 0) throw new Error(`UNROLL ${UNROLL} does not divide MATCH_LEN ${MATCH_LEN}`)
 
 const pairs = [...Array(PAIRS).keys()]
 const ks = [...Array(UNROLL).keys()]
@@ -58,8 +59,6 @@ const set = (n, v) => `(local.set $${n} ${v})`
 const beatAt = (k, p) => `(v128.load offset=${8 * (k + 2 * p)} (local.get $j))`
 const locals = (names) => names.map((n) => `(local $${n} v128)`).join(' ')
 
-// variances(): per shift d, the sum and the sum of squares of the beat over the match range moved
-// by d, then sum2 - sum * sum / MATCH_LEN (shiftVariances's operations and order).
 // Runs `body` (UNROLL steps of k, reading at $j and $at) MATCH_LEN / UNROLL times, advancing both.
 const loop = (body) => `(local.set $j (i32.const ${BEAT}))
     (loop $next
@@ -68,6 +67,8 @@ const loop = (body) => `(local.set $j (i32.const ${BEAT}))
       (local.set $j (i32.add (local.get $j) (i32.const ${8 * UNROLL})))
       (br_if $next (i32.lt_u (local.get $j) (i32.const ${BEAT + 8 * MATCH_LEN}))))`
 
+// variances(): per shift d, the sum and the sum of squares of the beat over the match range moved
+// by d, then sum2 - sum * sum / MATCH_LEN (shiftVariances's operations and order).
 function variancesKernel() {
   const body = ks.flatMap((k) => pairs.flatMap((p) => [
     set(`x`, beatAt(k, p)),
@@ -224,9 +225,10 @@ function shapeKernel() {
   const v = (k, p = 'p') => `(v128.load offset=${8 * k} (local.get $${p}))`
   const setp = (i) => `(local.set $p (i32.add (local.get $wave) (i32.shl ${i} (i32.const 3))))`
   const inc = (n) => `(local.set $${n} (i32.add (local.get $${n}) (i32.const 1)))`
-  // A counted loop over $i from `from` to `to` (exclusive), $p = wave + 8 i.
-  const loop = (from, to, body) => to <= from ? [] : [`(local.set $i (i32.const ${from}))`, `(loop $l`,
-    `  ${setp('(local.get $i)')}`, ...body.map((l) => '  ' + l), `  ${inc('i')}`, `  (br_if $l (i32.lt_s (local.get $i) (i32.const ${to}))))`]
+  // A counted loop over $i from `from` to `to` (exclusive), with $p = wave + 8 i unless the body
+  // sets its own pointer.
+  const loop = (from, to, body, pointer = true) => to <= from ? [] : [`(local.set $i (i32.const ${from}))`, `(loop $l`,
+    ...(pointer ? [`  ${setp('(local.get $i)')}`] : []), ...body.map((l) => '  ' + l), `  ${inc('i')}`, `  (br_if $l (i32.lt_s (local.get $i) (i32.const ${to}))))`]
   const code = []
   const emit = (...lines) => code.push(...lines)
   // The stretches a and a + 1 in the lanes; then the first strictly flattest of the two, in order.
@@ -242,7 +244,7 @@ function shapeKernel() {
   const pairs = Math.floor((last - BASE_FROM + 1) / 2)
   emit('(local.set $best (f64.const inf))')
   // Pairs step i by 2: the loop's own increment adds 1 more.
-  emit(...loop(BASE_FROM, BASE_FROM + 2 * pairs, [...pairBody([0, 1]), inc('i')]).map((l, n, all) => n === all.length - 1 ? l.replace(`(i32.const ${BASE_FROM + 2 * pairs})`, `(i32.const ${BASE_FROM + 2 * pairs})`) : l))
+  emit(...loop(BASE_FROM, BASE_FROM + 2 * pairs, [...pairBody([0, 1]), inc('i')]))
   if ((last - BASE_FROM + 1) % 2) emit(`(local.set $i (i32.const ${last}))`, setp('(local.get $i)'), ...pairBody([0]))
   // Its level (a sum from 0 in k order), subtracted from every value, two at a time.
   emit(setp('(local.get $at)'), '(local.set $sum (f64.const 0))')
@@ -250,7 +252,7 @@ function shapeKernel() {
   emit(`(local.set $level (f64.div (local.get $sum) (f64.const ${BASE_LEN})))`, '(local.set $lv (f64x2.splat (local.get $level)))')
   const even = WINDOW_LEN - (WINDOW_LEN % 8)
   emit(...loop(0, even / 8, [`(local.set $p (i32.add (local.get $wave) (i32.shl (local.get $i) (i32.const 6))))`,
-    ...[0, 2, 4, 6].map((k) => `(v128.store offset=${8 * k} (local.get $p) (f64x2.sub ${v(k)} (local.get $lv)))`)]).filter((l) => !l.includes('i32.shl (local.get $i) (i32.const 3)')))
+    ...[0, 2, 4, 6].map((k) => `(v128.store offset=${8 * k} (local.get $p) (f64x2.sub ${v(k)} (local.get $lv)))`)], false))
   for (let k = even; k < WINDOW_LEN; k++) emit(`(f64.store offset=${8 * k} (local.get $wave) (f64.sub ${w(k, 'wave')} (local.get $level)))`)
   // measureShape. d(k): the slope at k; rough(acc, k): the roughness term at k, added to $acc.
   const slope2 = (k) => `(local.set $d (f64.sub ${w(k + 1)} ${w(k - 1)}))`
