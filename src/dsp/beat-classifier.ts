@@ -100,7 +100,8 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   const rhythm = createRhythmTracker()
 
   // Extracts the window of the beat at `beat` into `shape` (windower.extractShape); false when
-  // one of its samples is not available. The last block is read in place; the ring holds the
+  // one of its samples is not available. The last block is read in place (by the JavaScript
+  // windower; the WebAssembly one copies the window into its memory either way); the ring holds the
   // RING_SEC before it, so a beat confirmed late still finds its window whatever the block size.
   // A window inside the block or inside the ring (not across its wrap) is read where it lies; one
   // across the block's start or the wrap is first copied into the windower's input.

@@ -8,7 +8,8 @@
 // Speed (about 110,000 beats a day): the interpolation points depend on the rate only, so they
 // are computed once per windower, and the scratch arrays are reused from beat to beat (a typed
 // array of this size is allocated outside the heap, which cost more than the arithmetic). The
-// input is read in place (extractFrom: the classifier's block or ring), at 250 Hz the smoothed
+// JavaScript windower reads its input in place (extractFrom: the classifier's block or ring; the
+// WebAssembly one copies it into the kernel's memory), at 250 Hz the smoothed
 // samples are the grid itself, and the flattest baseline stretch skips stretches whose ends
 // alone rule them out. The running sum of the box stays one chain in the plain order (the
 // windows must equal the plain definition bit for bit), so it sets the floor here; it runs in
@@ -67,8 +68,9 @@ export interface BeatWindower {
 }
 
 /**
- * Creates the windower for input rate fs (interpolation points computed once); the smoothing runs
- * in WebAssembly (beat-window-wasm.ts, same bits) where available unless `wasm` is false.
+ * Creates the windower for input rate fs (interpolation points computed once); the smoothing,
+ * baseline removal and shape measures run in WebAssembly (beat-window-wasm.ts, same bits) where
+ * available unless `wasm` is false.
  */
 export function createBeatWindower(fs: number, wasm = true): BeatWindower {
   const { before, after, box } = windowReach(fs)
@@ -91,7 +93,6 @@ export function createBeatWindower(fs: number, wasm = true): BeatWindower {
   const direct = index.every((i, g) => i === index[0] + g && far[g] === 0) ? index[0] : -1
   const kernel = wasm ? createWindowKernel(n, box, half, index, near, far, direct) : null
   const input = kernel ? kernel.input : new Float32Array(n)
-  // Reads the window from source[start..start + n) (mV, NaN = invalid), any Float32Array.
   // The kernel's window of source[start..] (copied into its input unless it is that input).
   const runKernel = (source: Float32Array, start: number) => {
     if (source !== input) input.set(source.subarray(start, start + n))

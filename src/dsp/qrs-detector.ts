@@ -9,10 +9,10 @@
 // applies the T-wave test, and waits while a peak above THR1 is still rising (else, at high
 // rates, it takes a T wave just before the next beat); when it finds nothing after >= 1 s, SPK
 // and NPK are halved (recovery from a sudden amplitude drop). Beats are placed on the raw signal
-// (qrs-refine.ts). Every decision is taken at the sample it was taken at sample by sample,
-// with the state carried across blocks, so any blocking gives the same beats; a beat is
+// (qrs-refine.ts). Every decision is taken at the same sample as a sample-by-sample run would
+// take it, with the state carried across blocks, so any blocking gives the same beats; a beat is
 // confirmed ~0.1-0.3 s after it (up to 1.66 RR by search-back). Memory is bounded (the block
-// plus ~1-2 s of history, at most 64 pending peaks).
+// plus about 2-2.8 s of history, a power of two of samples, and at most 64 pending peaks).
 import { createQrsFrontEnd, type QrsKernel } from './qrs-front-end.ts'
 import { PICK_AT, PICK_H, PICK_PEAK, PICK_PREV, PICK_UP } from './qrs-peaks.ts'
 import { createQrsPlacer, type QrsPeak } from './qrs-refine.ts'

@@ -52,6 +52,8 @@ export function createWasmFrontEndBuffers(coef: Float64Array, width: number, cap
       k[DSCALE] = dScale
     },
     scan(k0, k1, first) {
+      // The kernel's second argument ($end) is the end of the squared-sample ring, which is where bp
+      // starts: the two buffers are laid out back to back above.
       return k0 + run(sq, bp, raw + 4 * (off + k0), bp + 8 * (off + k0), k1 - k0, first + k0)
     },
   }

@@ -53,7 +53,7 @@ export function createQrsFrontEnd(fs: number, kernel: QrsKernel = 'wasm'): QrsFr
   const filter = createSosFilter(sos) // for its steady state; the kernel runs the sections
   const coef = Float64Array.from(sos.flat())
   const mwiWidth = Math.max(1, Math.round(0.15 * fs))
-  // The WebAssembly kernel is bit-identical to the JavaScript one and several times faster (bench/results/qrs-speed.md).
+  // The WebAssembly kernel is bit-identical to the JavaScript one and faster (bench/results/qrs-speed.md).
   const allocate = (capacity: number, block: number) =>
     (kernel === 'wasm' ? createWasmFrontEndBuffers(coef, mwiWidth, capacity, block) : null) ?? createJsFrontEndBuffers(coef, mwiWidth, capacity, block)
   let buf = allocate(0, 0)

@@ -1,31 +1,27 @@
 // The QRS front end's WebAssembly kernels against the JavaScript fallback: the committed bytes are
 // what the generator assembles, and every output (held raw, band-pass, integrated energy) and
-// every beat is bit-identical, and so is the peak picker's state at each peak, on real records (MIT-BIH, Icentia11k) and on invalid samples,
-// gaps, resets and any blocking.
+// every beat is bit-identical, and so is the peak picker's state at each stop, on real records
+// (MIT-BIH, Icentia11k) and on invalid samples, gaps, resets and any blocking.
 import { describe, expect, it } from 'vitest'
-import type { Item, SampleBlock } from '../../src/core/items.ts'
 import { createQrsDetector } from '../../src/dsp/qrs-detector.ts'
 import { createQrsFrontEnd, qrsBandpass, type QrsKernel } from '../../src/dsp/qrs-front-end.ts'
 import { createWasmFrontEndBuffers } from '../../src/dsp/qrs-front-end-wasm.ts'
 import { QRS_FRONT_END_WASM } from '../../src/dsp/qrs-front-end.wasm.ts'
-import read from '../../src/stages/read.ts'
-import { readContext, recordSpec } from '../helpers/read-record.ts'
+import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 // @ts-expect-error: a plain .mjs script without types
 import { kernelsSource } from '../../scripts/wasm-qrs-kernels.mjs'
 
-/** Lead 0 of a record, block by block as the read stage yields them. */
-async function readLead0(file: string): Promise<Float32Array[]> {
-  const blocks: Float32Array[] = []
-  for await (const item of read.transform((async function* () {})(), readContext(recordSpec(file))) as AsyncIterable<Item>) {
-    if (item.kind === 'block') blocks.push((item as SampleBlock).leads[0])
-  }
-  return blocks
+/** Lead 0 of a record, block by block as the read stage yields them, and joined. */
+async function readLead0(file: string): Promise<{ blocks: Float32Array[]; x: Float32Array }> {
+  const { items } = await readRecord(recordSpec(file))
+  return { blocks: blocksOf(items).map((b) => b.leads[0]), x: concatLead(items, 0) }
 }
 
 /**
  * Every output of the front end over x in blocks of the given sizes (cycled), copied: the peak
- * picker's state after every sample (its last energy is the integrated energy), then raw and bp.
+ * picker's state at every stop (alternately after one sample and after the rest of the block;
+ * its last energy is the integrated energy), then raw and bp.
  */
 function frontEndOutputs(kernel: QrsKernel, fs: number, x: Float32Array, sizes: number[], history: number, resetAt = -1): Float64Array[] {
   const fe = createQrsFrontEnd(fs, kernel)
@@ -95,16 +91,14 @@ describe('QRS front-end WebAssembly kernels', () => {
 
 describeShared('QRS front-end WebAssembly kernels on real records', () => {
   it.each(['100', '208'])('MIT-BIH %s: every front-end output and every beat as with JavaScript', async (rec) => {
-    const blocks = await readLead0(sharedPath(`data/mitdb/${rec}`))
-    const x = new Float32Array(blocks.reduce((n, b) => n + b.length, 0))
-    blocks.reduce((at, b) => (x.set(b, at), at + b.length), 0)
+    const { blocks, x } = await readLead0(sharedPath(`data/mitdb/${rec}`))
     const ref = frontEndOutputs('js', 360, x, [3600, 1001], 1024)
     expect(firstDifference(frontEndOutputs('wasm', 360, x, [3600, 1001], 1024), ref)).toBe(-1)
     expect(beats('wasm', 360, blocks)).toEqual(beats('js', 360, blocks))
   }, 60_000)
 
   it('Icentia11k p00000 s00 (250 Hz): the same beats as with JavaScript', async () => {
-    const blocks = await readLead0(sharedPath('data/icentia11k/p00000_s00'))
+    const { blocks } = await readLead0(sharedPath('data/icentia11k/p00000_s00'))
     const js = beats('js', 250, blocks)
     expect(js.length).toBeGreaterThan(1000)
     expect(beats('wasm', 250, blocks)).toEqual(js)
