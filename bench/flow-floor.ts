@@ -1,0 +1,76 @@
+// The floor that the item design puts under `read -> clean -> detect -> summarize` on the 24 h
+// benchmark file (issue 3's speed target): the same pipeline run, the same record sink and the
+// same items (8,640 blocks, 108,768 annotations, 108,720 beats through four stages, beats
+// written as NDJSON, blocks and annotations excluded), with every stage replaced by a plugin
+// that does no signal processing (flow-floor/stage.mjs). Run beside the real chain in the same
+// rounds, so the two compare on this machine's speed of the moment. Cases: all items; without
+// the annotations (as `read: {annotations: false}`); blocks alone.
+//
+//   npx tsx bench/flow-floor.ts [--runs 5]        (writes bench/results/flow-floor.md)
+import { execFileSync } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
+import { measureChild, median } from './measure-child.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, '..')
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } })
+const runs = Number(args.runs)
+const log = (s: string) => process.stderr.write(s + '\n')
+
+const floor = (role: string, options = '') => `  - {use: ../flow-floor/stage.mjs, options: {role: ${role}${options}}}`
+const CASES = [
+  { name: 'floor', what: 'no signal processing: all items (blocks, annotations, beats)', stages: [floor('source'), floor('pass'), floor('beats'), floor('pass')] },
+  { name: 'floor-noann', what: 'no signal processing: blocks and beats', stages: [floor('source', ', annotations: 0'), floor('pass'), floor('beats'), floor('pass')] },
+  { name: 'floor-blocks', what: 'no signal processing: blocks alone', stages: [floor('source', ', annotations: 0'), floor('pass'), floor('beats', ', beats: 0'), floor('pass')] },
+  { name: 'chain', what: 'read -> clean -> detect -> summarize (the real stages)', stages: ['  - read', '  - clean', '  - detect', '  - summarize'] },
+  { name: 'chain-noann', what: 'the same, annotations not read', stages: ['  - {use: read, options: {annotations: false}}', '  - clean', '  - detect', '  - summarize'] },
+]
+
+await ensureTiledFiles(log)
+execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+const file24 = path.basename(TILED_FILES.find((f) => f.name === '24h')!.file)
+for (const c of CASES) {
+  const yaml = ['# written by bench/flow-floor.ts', `name: flow-${c.name}`, 'concurrency: {records: 1}', 'records:', `  - {id: 24h, path: ${file24}, leads: [0]}`, 'stages:', ...c.stages, 'output:', '  exclude: [block, annotation]', '']
+  await writeFile(path.join(DATA_DIR, `flow-${c.name}.yaml`), yaml.join('\n'))
+}
+
+const results = new Map<string, { inRun: number[]; cpu: number[]; rss: number[]; beats: number }>()
+for (let round = 1; round <= runs; round++) {
+  for (const c of CASES) {
+    const out = path.join(DATA_DIR, 'runs', `flow-${c.name}`)
+    const m = await measureChild(process.execPath, [path.join(root, 'bin/pipeline.js'), 'run', path.join(DATA_DIR, `flow-${c.name}.yaml`), '--out', out, '--restart'], root)
+    const events = (await readFile(path.join(out, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number; items?: Record<string, number> })
+    const r = results.get(c.name) ?? { inRun: [], cpu: [], rss: [], beats: 0 }
+    r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+    r.cpu.push(m.cpuSec)
+    r.rss.push(m.peakRssBytes)
+    r.beats = events.find((e) => e.t === 'record-done')?.items?.beat ?? 0
+    results.set(c.name, r)
+    log(`round ${round}/${runs} ${c.name.padEnd(12)} in run ${r.inRun.at(-1)!.toFixed(2)} s, CPU ${m.cpuSec.toFixed(2)} s`)
+  }
+}
+
+const rows = CASES.map((c) => {
+  const r = results.get(c.name)!
+  return `| ${c.what} | ${median(r.inRun).toFixed(2)} (${Math.min(...r.inRun).toFixed(2)}-${Math.max(...r.inRun).toFixed(2)}) | ${median(r.cpu).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} | ${r.beats} |`
+})
+const md = [
+  '# The item flow\'s floor under the 24 h chain',
+  '',
+  `\`npx tsx bench/flow-floor.ts --runs ${runs}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs).`,
+  `Median (min-max) of ${runs} interleaved rounds. "In run" is run-start to run-end; "CPU" is user + system over all threads, startup included (GNU time).`,
+  'The floor cases run the same pipeline, sink and items as the chain with plugin stages that do no signal processing (bench/flow-floor/stage.mjs).',
+  '',
+  '| case | in run s | CPU s | peak RSS MB | beats written |',
+  '|---|---|---|---|---|',
+  ...rows,
+  '',
+].join('\n')
+await writeResultsKeepingNotes(path.join(here, 'results/flow-floor.md'), md)
+process.stdout.write(md)
