@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   E_IO: 33,
   E_RUN_LOCKED: 34,
   E_ANNOTATION_SIDECAR: 35,
+  E_FFMPEG_MISSING: 36,
+  E_FFMPEG: 37,
   E_INTERRUPTED: 130,
 } as const
 

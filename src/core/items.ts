@@ -144,8 +144,28 @@ export function isPointMark(kind: string): boolean {
   return POINT_KINDS.has(kind)
 }
 
+/**
+ * A rendered file or part of one (issue 4): render-text's window of a record's text file,
+ * render-strip's PNG, render-video's MP4 (or one part of it). `path` is relative to the run
+ * directory (posix separators); the span is the signal it shows.
+ */
+export interface RenderItem {
+  kind: 'render'
+  recordId: string
+  format: 'text' | 'png' | 'mp4'
+  path: string
+  /** Bytes of this item's output: the window's text (at `offset` in the file), the PNG, the MP4. */
+  bytes: number
+  startSample: number
+  endSample: number
+  startMs: number
+  endMs: number
+  leads: string[]
+  [field: string]: unknown
+}
+
 /** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
-export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | QualityItem | CustomItem
+export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | QualityItem | RenderItem | CustomItem
 
 export interface CustomItem {
   kind: string
