@@ -1,0 +1,100 @@
+// Float32 samples in mV as ASCII decimal text, byte for byte what `Number(v).toFixed(decimals)`
+// gives (issue 4, render-text), without calling toFixed per value: a 24 h lead is 31 million
+// values. Two deliberate differences from toFixed: a result that rounds to zero prints without a
+// sign ("-0.000" -> "0.000": a model should not read a sign into noise), and non-finite values
+// print as JavaScript does (`NaN`, `Infinity`, `-Infinity`; the readers mark invalid samples NaN).
+// Why the fast path is exact: a float32 has a 24-bit significand and 10^d (d <= 6) is an integer
+// below 2^20, so |v| * 10^d has at most 44 significant bits and the double product is exact. Its
+// fraction is therefore exact too, and toFixed's rule (the nearest integer, the larger one on a
+// tie, on the magnitude) is applied to the true value: a fraction of exactly .5 rounds up. Values
+// whose scaled magnitude reaches 2^31 - 1 (|v| >= 2147 at 6 decimals, 2.1e6 mV at 3) and
+// non-finite values take toFixed itself.
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6]
+const FAST_LIMIT = 2 ** 31 - 1
+/** Most bytes one value can take: sign, 21 integer digits (toFixed below 1e21), point, 6 decimals. */
+const MAX_VALUE_BYTES = 29
+const COMMA = Uint8Array.of(44)
+/** '000' to '999' as bytes. */
+const DIGITS3 = Uint8Array.from({ length: 3000 }, (_, i) => 48 + (Math.floor(Math.floor(i / 3) / 10 ** (2 - (i % 3))) % 10))
+
+/** Checks `decimals` (an integer 0-6) and returns it. */
+function checkDecimals(decimals: number): number {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 6) throw new RangeError(`decimals must be an integer from 0 to 6, found ${decimals}`)
+  return decimals
+}
+
+/** The most bytes formatMvInto writes for `count` values (29 a value plus separators). */
+export function maxMvBytes(count: number, separatorBytes = 1): number {
+  return count === 0 ? 0 : count * MAX_VALUE_BYTES + (count - 1) * separatorBytes
+}
+
+/**
+ * Writes `values` as text into `out` from byte `at`, separated by `separator` (bytes); returns
+ * the end. `out` must have maxMvBytes(values.length, separator.length) bytes free from `at`.
+ */
+export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, decimals = 3, separator: Uint8Array = COMMA): number {
+  const d = checkDecimals(decimals)
+  const p = POW10[d]
+  const sepLen = separator.length
+  const sep0 = separator[0]
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) {
+      if (sepLen === 1) out[at++] = sep0
+      else for (let k = 0; k < sepLen; k++) out[at++] = separator[k]
+    }
+    const v = values[i]
+    const s = Math.abs(v) * p // exact (see the header)
+    if (!(s < FAST_LIMIT)) {
+      at = writeAscii(Number(v).toFixed(d), out, at) // NaN, +-Infinity, large values
+      continue
+    }
+    // The nearest integer, a tie up: s + 0.5 is exact too (s has no bits below 2^-45 where that
+    // sum could round across an integer), so truncating it is toFixed's rounding.
+    const n = (s + 0.5) | 0
+    if (v < 0 && n !== 0) out[at++] = 45 // '-'
+    let q = (n / p) | 0 // floor: n < 2^31 and p <= 1e6 keep the quotient off integer boundaries
+    let f = n - q * p
+    if (q < 10) out[at++] = 48 + q
+    else {
+      // Integer part, digits written backwards after counting them.
+      let digits = 1
+      for (let t = q; t >= 10; t = (t / 10) | 0) digits++
+      for (let k = at + digits - 1; k >= at; k--) {
+        const t = (q / 10) | 0
+        out[k] = 48 + q - t * 10
+        q = t
+      }
+      at += digits
+    }
+    if (d === 3) {
+      // The usual case: three decimals from a table.
+      out[at] = 46 // '.'
+      out[at + 1] = DIGITS3[3 * f]
+      out[at + 2] = DIGITS3[3 * f + 1]
+      out[at + 3] = DIGITS3[3 * f + 2]
+      at += 4
+    } else if (d > 0) {
+      out[at] = 46
+      for (let k = at + d; k > at; k--) {
+        const t = (f / 10) | 0
+        out[k] = 48 + f - t * 10
+        f = t
+      }
+      at += d + 1
+    }
+  }
+  return at
+}
+
+/** The text of `values` in a fresh Buffer of exactly its length (tests and small uses). */
+export function formatMv(values: Float32Array, decimals = 3, separator = ','): Buffer {
+  const sep = Buffer.from(separator, 'utf8')
+  const out = Buffer.allocUnsafe(maxMvBytes(values.length, sep.length))
+  return Buffer.from(out.subarray(0, formatMvInto(values, out, 0, decimals, sep)))
+}
+
+function writeAscii(text: string, out: Uint8Array, at: number): number {
+  for (let k = 0; k < text.length; k++) out[at++] = text.charCodeAt(k)
+  return at
+}
