@@ -37,15 +37,15 @@ export function requireFfmpeg(what: string, env: NodeJS.ProcessEnv = process.env
   const problem = explicit
     ? `FFMPEG_PATH is set to "${explicit}", which ${describeUnusable(explicit)}`
     : 'no ffmpeg was found on PATH and FFMPEG_PATH is not set'
-  throw new PipelineError('E_FFMPEG_MISSING', `${what} needs ffmpeg, but ${problem}. ${installHint(what)}`, { ffmpegPath: explicit })
+  throw new PipelineError('E_FFMPEG_MISSING', `ffmpeg is needed by ${what}, but ${problem}. ${installHint()}`, { ffmpegPath: explicit })
 }
 
 /** What to do about a missing or unusable ffmpeg: install it, point FFMPEG_PATH at one, or turn video off. */
-export function installHint(what: string): string {
+export function installHint(): string {
   return (
     'Install ffmpeg with libx264: `sudo apt-get install -y ffmpeg` on Debian/Ubuntu, `brew install ffmpeg` on macOS ' +
     '(or run `bash scripts/ensure-ffmpeg.sh`); or set FFMPEG_PATH to an ffmpeg binary; ' +
-    `or, to render no video, remove the render-video stage from the pipeline (needed by: ${what}).`
+    'or, to render no video, remove the render-video stage from the pipeline.'
   )
 }
 
@@ -56,7 +56,7 @@ export async function checkFfmpeg(ffmpeg: string, signal: AbortSignal, opts: Che
   const version = await runQuiet(ffmpeg, ['-hide_banner', '-version'], { signal, what, timeoutMs })
   const encoders = await runQuiet(ffmpeg, ['-hide_banner', '-encoders'], { signal, what, timeoutMs })
   if (!/^\s*V\S*\s+libx264\s/m.test(encoders)) {
-    throw new PipelineError('E_FFMPEG_MISSING', `${what} needs ffmpeg with the libx264 encoder, but ${ffmpeg} (${firstLine(version)}) lists no libx264 in \`-encoders\`. ${installHint(what)}`, { file: ffmpeg })
+    throw new PipelineError('E_FFMPEG_MISSING', `ffmpeg with the libx264 encoder is needed by ${what}, but ${ffmpeg} (${firstLine(version)}) lists no libx264 in \`-encoders\`. ${installHint()}`, { file: ffmpeg })
   }
   return { version: firstLine(version) }
 }
@@ -76,7 +76,7 @@ async function runQuiet(ffmpeg: string, args: string[], { signal, what, timeoutM
   } catch (err) {
     if (signal.aborted) throw signal.reason
     const why = timeout.aborted ? `did not answer within ${timeoutMs} ms` : `failed: ${errorText(err)}`
-    throw new PipelineError('E_FFMPEG_MISSING', `${what} needs a working ffmpeg, but \`${ffmpeg} ${args.join(' ')}\` ${why}. ${installHint(what)}`, { file: ffmpeg }, { cause: err })
+    throw new PipelineError('E_FFMPEG_MISSING', `a working ffmpeg is needed by ${what}, but \`${ffmpeg} ${args.join(' ')}\` ${why}. ${installHint()}`, { file: ffmpeg }, { cause: err })
   }
 }
 

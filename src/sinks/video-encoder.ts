@@ -30,9 +30,9 @@ export interface VideoEncoderOptions {
 export interface VideoEncoder {
   /** Writes one frame (exactly width*height*4 bytes); resolves once ffmpeg's stdin took it, so do not reuse the buffer before. */
   writeFrame(rgba: Uint8Array): Promise<void>
-  /** Closes stdin, waits for ffmpeg to exit 0 and renames the partial output to `file`. */
+  /** Closes stdin, waits for ffmpeg to exit 0 and renames the partial output to `file`; calling it again returns the same result. */
   finish(): Promise<{ file: string; bytes: number; frames: number }>
-  /** Kills ffmpeg, waits for it and removes the partial output; idempotent, never throws. */
+  /** Kills ffmpeg, waits for it and removes the partial output; idempotent, never throws; call it in `finally` (after finish() it changes nothing). */
   abort(): Promise<void>
   /** Frames written so far. */
   readonly frames: number
@@ -59,6 +59,8 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
 
   let frames = 0
   let finishing = false
+  let renamed = false
+  let finished: Promise<{ file: string; bytes: number; frames: number }> | undefined
   let stderrTail = ''
   let stopReason: unknown // why we are ending ffmpeg ourselves (abort, broken stdin)
   let cause: unknown // the low-level error behind a failure (spawn error, EPIPE)
@@ -113,7 +115,7 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
   function exitError(code: number | null, sig: NodeJS.Signals | null): PipelineError {
     if (child.pid === undefined) {
       const why = (cause as NodeJS.ErrnoException | undefined)?.code ?? String(cause)
-      return new PipelineError('E_FFMPEG_MISSING', `cannot start ffmpeg (${opts.ffmpeg}): ${why}. ${installHint(`encoding ${file}`)}`, { file }, { cause })
+      return new PipelineError('E_FFMPEG_MISSING', `cannot start ffmpeg (${opts.ffmpeg}): ${why}. ${installHint()}`, { file }, { cause })
     }
     const how = sig ? `signal ${sig}` : code === 0 ? 'code 0 before the last frame was written' : `code ${code}`
     const tail = stderrTail.trim() || '(nothing on stderr)'
@@ -163,14 +165,21 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
     },
     finish() {
       finishing = true
-      return guarded(async () => {
+      finished ??= guarded(async () => {
         if (frames === 0) stop(new PipelineError('E_FFMPEG', `no frames were written to ${file}; an MP4 needs at least one`, { file }))
         else stdin.end()
         const { ok } = await exited
         if (!ok) throw failure
-        await rename(partial, file)
+        try {
+          await rename(partial, file)
+          renamed = true
+        } catch (err) {
+          await rm(partial, { force: true }).catch((rmErr) => Object.assign(err as object, { cleanupError: rmErr }))
+          throw new PipelineError('E_IO', `cannot move the finished video ${partial} to ${file}: ${(err as Error).message}`, { file }, { cause: err })
+        }
         return { file, bytes: (await stat(file)).size, frames }
       })
+      return finished
     },
     async abort() {
       // After ffmpeg has exited this changes nothing: stop() only kills a live process.
@@ -179,7 +188,7 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
     },
     async outputBytes() {
       try {
-        return (await stat(partial)).size
+        return (await stat(renamed ? file : partial)).size
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0
         throw err

@@ -32,7 +32,7 @@ describe('findFfmpeg / requireFfmpeg', () => {
     expect(findFfmpeg({ PATH: '' })).toBeNull()
     const err = thrown(() => requireFfmpeg('stage render-video', { PATH: '' }))
     expect(err.code).toBe('E_FFMPEG_MISSING')
-    for (const part of ['stage render-video needs ffmpeg', 'no ffmpeg was found on PATH', 'sudo apt-get install -y ffmpeg', 'brew install ffmpeg', 'FFMPEG_PATH', 'remove the render-video stage']) {
+    for (const part of ['ffmpeg is needed by stage render-video', 'no ffmpeg was found on PATH', 'sudo apt-get install -y ffmpeg', 'brew install ffmpeg', 'FFMPEG_PATH', 'remove the render-video stage']) {
       expect(err.message).toContain(part)
     }
   })
@@ -73,7 +73,7 @@ describe('checkFfmpeg', () => {
     const noX264 = fakeTool(path.join(dir, 'no264'), 'ffmpeg', 'case "$2" in -version) echo "ffmpeg version 0.0-fake";; *) echo " V..... mpeg4  MPEG-4 part 2";; esac')
     const err = await rejection(checkFfmpeg(noX264, signal, { what: 'stage render-video' }))
     expect((err as PipelineError).code).toBe('E_FFMPEG_MISSING')
-    expect(err.message).toMatch(/stage render-video needs ffmpeg with the libx264 encoder, but .*0\.0-fake.* lists no libx264/)
+    expect(err.message).toMatch(/ffmpeg with the libx264 encoder is needed by stage render-video, but .*0\.0-fake.* lists no libx264/)
     expect(err.message).toContain('apt-get install -y ffmpeg')
   })
 

@@ -92,9 +92,15 @@ describe.skipIf(skipWithoutFfmpeg())('video encoder (ffmpeg)', () => {
     const written = Array.from({ length: 30 }, (_, i) => bars(i))
     for (const f of written) await enc.writeFrame(f)
     expect(enc.frames).toBe(30)
-    expect(await enc.outputBytes()).toBeGreaterThanOrEqual(0)
+    // The partial file grows while encoding (polled: ffmpeg writes when x264 hands out packets).
+    for (let t = 0; (await enc.outputBytes()) === 0 && t < 100; t++) await sleep(50)
+    expect(await enc.outputBytes()).toBeGreaterThan(0)
     const done = await enc.finish()
     expect(done).toEqual({ file, bytes: statSync(file).size, frames: 30 })
+    expect(await enc.finish()).toEqual(done)
+    expect(await enc.outputBytes()).toBe(done.bytes)
+    await enc.abort() // after finish: changes nothing
+    expect(existsSync(file)).toBe(true)
     expect(existsSync(`${file}.partial`)).toBe(false)
     const probe = await probeVideo(file)
     expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: W, height: H, frames: 30, faststart: true })
