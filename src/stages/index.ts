@@ -5,6 +5,8 @@ import clean from './clean.ts'
 import detect from './detect.ts'
 import quality from './quality.ts'
 import read from './read.ts'
+import renderStrip from './render-strip.ts'
+import renderVideo from './render-video.ts'
 import segment from './segment.ts'
 import summarize from './summarize.ts'
 
@@ -14,6 +16,8 @@ export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [detect.name]: detect,
   [quality.name]: quality,
   [read.name]: read,
+  [renderStrip.name]: renderStrip,
+  [renderVideo.name]: renderVideo,
   [segment.name]: segment,
   [summarize.name]: summarize,
 }

@@ -1,0 +1,94 @@
+// `render-strip` (issue 4): PNG images of the `segment` stage's windows on standard ECG paper
+// (25 mm/s, 10 mm/mV, 1 and 5 mm grid; src/render/draw-strip.ts), with the beats that fall in
+// each window as markers, for image models and for people. Drawing and PNG encoding run in
+// worker threads (render-pool.ts) with at most 2 strips per thread in flight; the main thread
+// only writes the files (src/sinks/media-file.ts). Files: media/<recordId>/strips/w<index>.png;
+// each gets a `render` item with its path, size and span. `every: k` draws every k-th window
+// (a 24 h record has 8,640 windows of 10 s). Every item passes through unchanged; the render
+// items follow the window they show by up to `markerLagSec` of signal (render-hold.ts).
+import path from 'node:path'
+import { defineStage } from '../core/stage.ts'
+import { PipelineError } from '../core/errors.ts'
+import type { Item, RecordingItem, RenderItem } from '../core/items.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { writeMediaFile } from '../sinks/media-file.ts'
+import { createRenderPool, type RenderPool } from './render-pool.ts'
+import { createWindowHold, type HeldWindow } from './render-hold.ts'
+import { pickLeads, stripOptionFields } from './render-options.ts'
+import { stripRequest } from './render-request.ts'
+
+const schema = z.strictObject({
+  ...stripOptionFields,
+  /** Draw every k-th window only. */
+  every: z.number().int().min(1).default(1),
+  /** Directory under media/<recordId>/ for the PNG files. */
+  dir: z.string().regex(/^[\w.-]+$/, 'a plain directory name (letters, digits, . _ -)').default('strips'),
+})
+
+export type RenderStripOptions = z.infer<typeof schema>
+
+export default defineStage<RenderStripOptions>({
+  name: 'render-strip',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    const o = ctx.options
+    const hold = createWindowHold(o.markers, o.markerLagSec)
+    const depth = 2 * o.threads
+    const flight: Promise<RenderItem>[] = []
+    let pool: RenderPool | null = null
+    let startTime: string | null = null
+    let leads: number[] | null = null
+    let windows = 0
+    let blocks = 0
+
+    const send = (h: HeldWindow) => {
+      const w = h.window
+      if (w.index % o.every !== 0) return
+      leads ??= pickLeads('render-strip', o.leads, w)
+      pool ??= createRenderPool(o.threads, 'render-strip')
+      const file = path.join(ctx.mediaDir, o.dir, `w${String(w.index).padStart(6, '0')}.png`)
+      const req = stripRequest('png', h, leads, o, ctx.recordId, startTime)
+      const done = pool.draw(req).then(async (png): Promise<RenderItem> => {
+        const bytes = await writeMediaFile(file, png, ctx.signal)
+        return {
+          kind: 'render', recordId: ctx.recordId, format: 'png', path: path.relative(ctx.runDir, file).split(path.sep).join('/'), bytes,
+          startSample: w.startSample, endSample: w.startSample + w.lengthSamples, startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
+          leads: req.input.labels, windowIndex: w.index, markers: h.markers.length,
+        }
+      })
+      done.catch(() => undefined) // awaited in order below; not unhandled meanwhile
+      flight.push(done)
+    }
+    async function* land(keep: number): AsyncGenerator<Item> {
+      while (flight.length > keep) yield await flight.shift()!
+    }
+
+    try {
+      for await (const item of source as AsyncIterable<Item>) {
+        yield item
+        if (item.kind === 'recording') startTime = (item as RecordingItem).startTime
+        if (item.kind === 'window') windows++
+        if (item.kind === 'block') blocks++
+        for (const h of hold.push(item)) {
+          send(h)
+          for await (const r of land(depth)) yield r
+        }
+      }
+      for (const h of hold.end()) {
+        send(h)
+        for await (const r of land(depth)) yield r
+      }
+      for await (const r of land(0)) yield r
+      if (blocks > 0 && windows === 0) throw noWindows('render-strip')
+    } finally {
+      await Promise.allSettled(flight)
+      await (pool as RenderPool | null)?.close()
+    }
+  },
+})
+
+/** The error for a render stage that saw samples but no windows. */
+export function noWindows(stage: string): PipelineError {
+  return new PipelineError('E_CONFIG_VALUE', `${stage}: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, ${stage}])`, { field: 'stages' })
+}

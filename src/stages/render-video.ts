@@ -1,0 +1,151 @@
+// `render-video` (issue 4): one H.264 MP4 per record (or per part) in which each frame is the
+// strip of one `segment` window (render-strip's drawing, src/render/draw-strip.ts), played back
+// at `fps` frames per second, i.e. fps x step seconds of signal per second of video. Frames are
+// drawn in worker threads (render-pool.ts, at most 2 per thread in flight) and piped as raw RGBA
+// into an ffmpeg child (src/sinks/video-encoder.ts), which encodes yuv420p with faststart; a
+// frame is written only when ffmpeg has taken the one before (backpressure), so memory stays at a
+// few frames whatever the record's length.
+// Limits: with `maxDurationSec` and/or `maxBytes` a record that exceeds them follows `policy`:
+// "split" closes the part and starts a numbered next one (video-part001.mp4, ...; a byte limit is
+// checked every 10 frames against the growing file, so a part can pass it by that much plus
+// its index); "accelerate" keeps every k-th frame, k chosen from the record's duration so the
+// whole record fits maxDurationSec (it cannot honour a byte limit, which is only known after
+// encoding, so it refuses one). The policy and k are recorded in each part's `render` item.
+// ffmpeg is looked up when the dataset is loaded, so a missing binary fails the run before any
+// record is read, with how to install it.
+import path from 'node:path'
+import { defineStage } from '../core/stage.ts'
+import type { Item, RecordingItem, RenderItem, WindowItem } from '../core/items.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { checkFfmpeg, requireFfmpeg } from '../sinks/ffmpeg.ts'
+import { createRenderPool, type RenderPool } from './render-pool.ts'
+import { createWindowHold, type HeldWindow } from './render-hold.ts'
+import { pickLeads, stripOptionFields } from './render-options.ts'
+import { stripOptions, stripRequest } from './render-request.ts'
+import { noWindows } from './render-strip.ts'
+import { createVideoParts, type PartDone, type VideoParts } from './video-parts.ts'
+import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
+
+const schema = z
+  .strictObject({
+    ...stripOptionFields,
+    /** Frames (windows) per second of video. */
+    fps: z.number().positive().max(120).optional(),
+    /** Playback speed as a multiple of real time (instead of fps: fps = speed / step seconds). */
+    speed: z.number().positive().optional(),
+    /** Longest video (or part) in seconds. */
+    maxDurationSec: z.number().positive().optional(),
+    /** Largest video part in bytes (policy split only). */
+    maxBytes: z.number().int().positive().optional(),
+    /** What to do with a record past the limits. */
+    policy: z.enum(['split', 'accelerate']).default('split'),
+    /** x264 quality (lower is better) and speed preset. */
+    crf: z.number().int().min(0).max(51).default(23),
+    preset: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow']).default('veryfast'),
+    /** File name under media/<recordId>/, without extension. */
+    name: z.string().regex(/^[\w.-]+$/, 'a plain file name (letters, digits, . _ -)').default('video'),
+    /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (filled in when the dataset is loaded). */
+    ffmpeg: z.string().min(1).optional(),
+  })
+  .refine((o) => !(o.fps && o.speed), { message: 'give either fps or speed, not both', path: ['speed'] })
+  .refine((o) => !(o.policy === 'accelerate' && o.maxBytes), { message: 'policy "accelerate" cannot keep to maxBytes (the size is known only after encoding); use policy "split" or maxDurationSec', path: ['maxBytes'] })
+
+export type RenderVideoOptions = z.infer<typeof schema>
+
+export default defineStage<RenderVideoOptions>({
+  name: 'render-video',
+  version: 1,
+  parseOptions(raw, where) {
+    const o = parseOptionsWith(schema, raw, where)
+    return { ...o, ffmpeg: o.ffmpeg ?? requireFfmpeg('the render-video stage') }
+  },
+  async *transform(source, ctx) {
+    const o = ctx.options
+    await checkFfmpeg(o.ffmpeg!, ctx.signal)
+    const hold = createWindowHold(o.markers, o.markerLagSec)
+    const depth = 2 * o.threads
+    const flight: { frame: Promise<Uint8Array>; window: WindowItem }[] = []
+    const early: HeldWindow[] = [] // the first windows, until the second one fixes the step
+    let pool: RenderPool | null = null
+    let parts: VideoParts | null = null
+    let plan: { leads: number[]; windowSec: number; stepSec: number; fps: number; keepEvery: number } | null = null
+    let startTime: string | null = null
+    let durationSec = 0
+    let windows = 0
+    let blocks = 0
+
+    // The first two windows fix the frame size (window length) and the step, hence fps and k.
+    const setUp = (a: WindowItem, b: WindowItem | undefined) => {
+      const windowSec = a.lengthSamples / a.fs
+      const stepSec = b ? (b.startSample - a.startSample) / a.fs : windowSec
+      const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
+      const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps)) : Infinity
+      const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1
+      const leads = pickLeads('render-video', o.leads, a)
+      const split = o.policy === 'split' && (Number.isFinite(maxFrames) || o.maxBytes !== undefined)
+      parts = createVideoParts({
+        ffmpeg: o.ffmpeg!, dir: ctx.mediaDir, name: o.name, numbered: split, fps, crf: o.crf, preset: o.preset, signal: ctx.signal,
+        maxFrames: split ? maxFrames : Infinity, maxBytes: o.maxBytes, size: stripSize(windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) }),
+      })
+      plan = { leads, windowSec, stepSec, fps, keepEvery }
+    }
+    const itemFor = (p: PartDone): RenderItem => {
+      const { leads, stepSec, keepEvery } = plan!
+      return {
+        kind: 'render', recordId: ctx.recordId, format: 'mp4', path: path.relative(ctx.runDir, p.file).split(path.sep).join('/'), bytes: p.bytes,
+        startSample: p.first.startSample, endSample: p.last.startSample + p.last.lengthSamples,
+        startMs: p.first.startMs, endMs: p.last.startMs + Math.round((p.last.lengthSamples / p.last.fs) * 1000),
+        leads: leads.map((i) => p.first.labels[i]), part: p.part, frames: p.frames, fps: p.fps, durationSec: p.frames / p.fps,
+        width: p.width, height: p.height, policy: o.policy, keepEvery, speedX: p.fps * stepSec * keepEvery,
+      }
+    }
+    // Lands frames oldest first while more than `keep` are in flight; a part that closes becomes an item.
+    async function* land(keep: number): AsyncGenerator<Item> {
+      while (flight.length > keep) {
+        const f = flight.shift()!
+        const closed = await parts!.write(await f.frame, f.window)
+        if (closed) yield itemFor(closed)
+      }
+    }
+    async function* draw(ready: HeldWindow[]): AsyncGenerator<Item> {
+      for (const h of ready) {
+        if (h.window.index % plan!.keepEvery !== 0) continue
+        pool ??= createRenderPool(o.threads, 'render-video')
+        const frame = pool.draw(stripRequest('rgba', h, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec))
+        frame.catch(() => undefined) // awaited in order by land(); not unhandled meanwhile
+        flight.push({ frame, window: h.window })
+        yield* land(depth)
+      }
+    }
+    async function* take(ready: HeldWindow[], last: boolean): AsyncGenerator<Item> {
+      if (!plan) {
+        early.push(...ready)
+        if (early.length < 2 && !last) return
+        if (!early.length) return
+        setUp(early[0].window, early[1]?.window)
+        ready = early.splice(0)
+      }
+      yield* draw(ready)
+    }
+
+    try {
+      for await (const item of source as AsyncIterable<Item>) {
+        yield item
+        if (item.kind === 'recording') ({ startTime, durationSec } = item as RecordingItem)
+        else if (item.kind === 'window') windows++
+        else if (item.kind === 'block') blocks++
+        const ready = hold.push(item)
+        if (ready.length) yield* take(ready, false)
+      }
+      yield* take(hold.end(), true)
+      yield* land(0)
+      const closed = await (parts as VideoParts | null)?.finish()
+      if (closed) yield itemFor(closed)
+      if (blocks > 0 && windows === 0) throw noWindows('render-video')
+    } finally {
+      await Promise.allSettled(flight.map((f) => f.frame))
+      await (parts as VideoParts | null)?.abort()
+      await (pool as RenderPool | null)?.close()
+    }
+  },
+})

@@ -1,0 +1,117 @@
+// render-video on the first minute of record 100 (stage layer, real ffmpeg): the MP4 read back
+// with ffprobe (frames, duration, size, codec, faststart) and one frame decoded and compared
+// with the strip of its window; the split and accelerate policies; ffmpeg killed mid-record.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PipelineError } from '../../src/core/errors.ts'
+import type { BeatItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
+import renderVideo from '../../src/stages/render-video.ts'
+import { DEFAULT_STRIP_OPTIONS, drawStrip, stripSize } from '../../src/render/draw-strip.ts'
+import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { decodeFrame, probeVideo } from '../helpers/ffprobe.ts'
+import { renderInput } from '../helpers/render-input.ts'
+import { runStage, testContext } from '../helpers/stage-context.ts'
+
+const HAVE = findFfmpeg() !== null
+if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
+if (!HAVE) console.warn('render-video tests skipped: no ffmpeg on PATH or FFMPEG_PATH (apt-get install -y ffmpeg)')
+
+const input = HAVE ? await renderInput('100', 60) : []
+const windows = input.filter((i): i is WindowItem => i.kind === 'window')
+const record = { id: 'rec', path: 'none', format: 'wfdb' as const, annotator: false as const, annotatorExplicit: false }
+const runDir = testContext(renderVideo, {}, record, []).runDir
+const renders = (items: Item[]) => items.filter((i): i is RenderItem => i.kind === 'render')
+
+describe.runIf(HAVE)('render-video', () => {
+  it('encodes a frame per window; ffprobe reads it back and a decoded frame is the strip of its window', async () => {
+    const { items } = await runStage(renderVideo, input, { options: { name: 'whole', fps: 5 } })
+    const [r] = renders(items)
+    expect(renders(items)).toHaveLength(1)
+    const size = stripSize(10, 2, DEFAULT_STRIP_OPTIONS)
+    expect(r).toMatchObject({ format: 'mp4', path: 'media/rec/whole.mp4', frames: 6, fps: 5, part: 1, policy: 'split', keepEvery: 1, speedX: 50, width: size.width, height: size.height, startSample: 0, endSample: 21600, leads: ['MLII', 'V5'] })
+    const file = path.join(runDir, r.path)
+    expect(r.bytes).toBe(statSync(file).size)
+    const probe = await probeVideo(file)
+    expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: size.width, height: size.height, frames: 6, faststart: true })
+    expect(probe.durationSec).toBeCloseTo(6 / 5, 1)
+    // Frame 3 against the strip of window 3 with its reference beats (lossy: mean error per byte).
+    const w = windows[3]
+    const markers = input.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= w.startSample && b.sample < w.startSample + 3600).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
+    const strip = drawStrip({ samples: w.samples, labels: w.labels, fs: w.fs, startSample: w.startSample, startMs: w.startMs, windowSec: 10, markers, title: 'rec', startTime: null })
+    const frame = await decodeFrame(file, 3, size.width, size.height)
+    const other = drawStrip({ samples: windows[1].samples, labels: w.labels, fs: w.fs, startSample: windows[1].startSample, startMs: windows[1].startMs, windowSec: 10, markers: [], title: 'rec', startTime: null })
+    // yuv420p halves the chroma of the thin red grid lines, so the mean error is a few levels
+    // (4.1 here, against 12.2 for another window's strip); the black trace must come through.
+    expect(meanAbsError(frame, strip.data)).toBeLessThan(6)
+    expect(meanAbsError(frame, other.data)).toBeGreaterThan(2 * meanAbsError(frame, strip.data))
+    expect(darkShare(strip.data, frame)).toBeGreaterThan(0.9)
+    expect(darkShare(other.data, frame)).toBeLessThan(0.6)
+    expect(readdirSync(path.dirname(file)).filter((f) => f.includes('partial'))).toEqual([])
+  }, 60_000)
+
+  it('splits a record past maxDurationSec into numbered parts, or accelerates it by keeping every k-th frame', async () => {
+    const split = renders((await runStage(renderVideo, input, { options: { name: 'split', fps: 10, maxDurationSec: 0.3 } })).items)
+    expect(split.map((r) => [r.path, r.frames, r.part, r.startSample])).toEqual([['media/rec/split-part001.mp4', 3, 1, 0], ['media/rec/split-part002.mp4', 3, 2, 10800]])
+    for (const r of split) expect((await probeVideo(path.join(runDir, r.path))).frames).toBe(3)
+    const fast = renders((await runStage(renderVideo, input, { options: { name: 'fast', fps: 10, maxDurationSec: 0.3, policy: 'accelerate' } })).items)
+    expect(fast.map((r) => [r.path, r.frames, r.keepEvery, r.speedX, r.policy])).toEqual([['media/rec/fast.mp4', 3, 2, 200, 'accelerate']])
+    expect((await probeVideo(path.join(runDir, fast[0].path))).frames).toBe(3)
+  }, 60_000)
+
+  it('refuses accelerate with a byte limit, and fps with speed, naming the option', () => {
+    const where = { file: 'd.yaml', yamlPath: 'stages[3].options' }
+    expect(() => renderVideo.parseOptions!({ policy: 'accelerate', maxBytes: 1e6 }, where)).toThrow(/maxBytes.*|cannot keep to maxBytes/)
+    expect(() => renderVideo.parseOptions!({ fps: 5, speed: 10 }, where)).toThrow(/either fps or speed/)
+  })
+
+  it("fails with ffmpeg's error when the ffmpeg child is killed mid-record, leaving no process and no partial file", async () => {
+    async function* slow(): AsyncGenerator<Item> {
+      for (const item of input) {
+        yield item
+        // By window 4 the encoder has frames (two wait to be drawn, in flight): kill it, then keep feeding.
+        if (item.kind === 'window' && (item as WindowItem).index === 4) {
+          await new Promise((r) => setTimeout(r, 300))
+          const pids = childFfmpeg()
+          expect(pids.length).toBe(1)
+          process.kill(pids[0], 'SIGKILL')
+        }
+      }
+    }
+    const err = await runStage(renderVideo, slow(), { options: { name: 'killed', fps: 5, markerLagSec: 0 } }).then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(PipelineError)
+    expect(err).toMatchObject({ code: 'E_FFMPEG' })
+    expect((err as Error).message).toMatch(/ffmpeg/)
+    expect(childFfmpeg()).toEqual([])
+    expect(existsSync(path.join(runDir, 'media/rec/killed.mp4'))).toBe(false)
+    expect(readdirSync(path.join(runDir, 'media/rec')).filter((f) => f.startsWith('killed'))).toEqual([])
+  }, 60_000)
+})
+
+/** Pids of ffmpeg processes whose parent is this process. */
+function childFfmpeg(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'ffmpeg'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number)
+  } catch {
+    return [] // pgrep exits 1 when nothing matches
+  }
+}
+
+function meanAbsError(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i])
+  return sum / a.length
+}
+
+/** The share of the near-black pixels of `strip` (the trace and text) that are dark in `frame` too. */
+function darkShare(strip: Uint8Array, frame: Uint8Array): number {
+  let dark = 0
+  let kept = 0
+  for (let i = 0; i < strip.length; i += 4) {
+    if (strip[i] > 60 || strip[i + 1] > 60 || strip[i + 2] > 60) continue
+    dark++
+    if (frame[i] + frame[i + 1] + frame[i + 2] < 3 * 128) kept++
+  }
+  return kept / dark
+}
