@@ -1,10 +1,11 @@
 // Where everything on an ECG strip goes (issue 4), as numbers only so tests can check the
-// drawing against it. Top to bottom: a header line (title, times), two marker lanes (reference
-// above detector, so the two sources never overprint), then one band of paper per lead. Left to
-// right: a gutter of 10 mm (two large boxes) holding the lead label and the 1 mV calibration
-// pulse, then windowSec * speed mm of trace. The paper grid starts at the gutter's left edge, so
-// large boxes line up with the trace start (one large box = 0.2 s at 25 mm/s) and with each
-// band's baseline (the middle of a 30 mm band is a 5 mm line).
+// drawing against it. Top to bottom: a header line (title, times), two marker lanes when markers
+// are on (reference above detector, so the two sources never overprint), then one band of paper
+// per lead. Left to right: a gutter of 10 mm (two large boxes; wider, in whole boxes, when a fast
+// speed needs it) holding the lead label and the 1 mV, 0.2 s calibration pulse, then
+// windowSec * speed mm of trace. The paper grid starts at the gutter's left edge, so large boxes
+// line up with the trace start (one large box = 0.2 s at 25 mm/s) and with each band's baseline
+// (the middle of a 30 mm band is a 5 mm line).
 //
 // The size depends only on windowSec, the lead count and the options, never on the data, so every
 // frame of a video has the same size; both sides are rounded up to even because H.264 yuv420p
