@@ -1,0 +1,92 @@
+// The writer of render-text's per-record text file (sinks are the only writers, style rule 8).
+// Bytes go to `<file>.partial` as the stream flows, with backpressure (write() waits for 'drain'
+// when the stream asks), and the file takes its name only on close(): a record interrupted and
+// redone from its start on resume never leaves half a file under the real name, and opening
+// truncates whatever partial file the interrupted run left. A write error is kept, not left as
+// an unhandled 'error' event, and rejects the next write() or close().
+import { createWriteStream } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { once } from 'node:events'
+import { finished } from 'node:stream/promises'
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+
+export interface TextFile {
+  /** The final path; bytes go to `${file}.partial` until close(). */
+  readonly file: string
+  /** Bytes written so far: where the next write lands. */
+  readonly offset: number
+  /** Appends bytes (kept by the stream until written: do not reuse them); waits for 'drain' when needed. */
+  write(bytes: Uint8Array): Promise<void>
+  /** Flushes, closes and renames `<file>.partial` to `file`; on failure removes the partial and throws E_IO. */
+  close(): Promise<void>
+  /** Closes without keeping anything: removes the partial file. Does nothing after close() or a first abort(). */
+  abort(): Promise<void>
+}
+
+/** Opens `<file>.partial` (creating its directory), truncating any left from an interrupted run. */
+export async function createTextFile(file: string, opts: { signal?: AbortSignal } = {}): Promise<TextFile> {
+  const partial = `${file}.partial`
+  const ioError = (what: string, err: unknown) =>
+    new PipelineError('E_IO', `cannot ${what} ${partial}: ${(err as Error).message}; check that the run directory is writable and the disk is not full`, { file: partial }, { cause: err })
+  try {
+    await mkdir(path.dirname(file), { recursive: true })
+  } catch (err) {
+    throw ioError('create the directory of', err)
+  }
+  const ws = createWriteStream(partial)
+  let failure: Error | null = null
+  ws.on('error', (err) => {
+    failure ??= err
+  })
+  let offset = 0
+  let state: 'open' | 'closed' | 'aborted' = 'open'
+
+  // Resolves once the descriptor is closed (or failed to open), whichever way the stream ended.
+  const closed = new Promise<void>((resolve) => ws.once('close', resolve))
+  return {
+    file,
+    get offset() {
+      return offset
+    },
+    async write(bytes) {
+      if (state !== 'open') throw new PipelineError('E_INTERNAL', `write to ${partial} after it was ${state}`, { file: partial })
+      if (failure) throw ioError('write', failure)
+      offset += bytes.length
+      if (!ws.write(bytes)) {
+        // once() rejects on an 'error' event while waiting, and on abort (kept as the AbortError).
+        try {
+          await once(ws, 'drain', opts.signal ? { signal: opts.signal } : {})
+        } catch (err) {
+          throw failure === null && (err as Error).name === 'AbortError' ? err : ioError('write', failure ?? err)
+        }
+      }
+    },
+    async close() {
+      if (state !== 'open') throw new PipelineError('E_INTERNAL', `close of ${partial} after it was ${state}`, { file: partial })
+      state = 'closed'
+      try {
+        ws.end()
+        await finished(ws)
+        if (failure) throw failure
+        await rename(partial, file)
+      } catch (err) {
+        const error = ioError('write', err)
+        // A failed removal is reported with the error that caused it, never instead of it.
+        await rm(partial, { force: true }).catch((cleanup: unknown) => {
+          error.context.cleanup = String(cleanup)
+        })
+        throw error
+      } finally {
+        if (!ws.closed) ws.destroy()
+      }
+    },
+    async abort() {
+      if (state !== 'open') return
+      state = 'aborted'
+      ws.destroy()
+      await closed
+      await rm(partial, { force: true })
+    },
+  }
+}

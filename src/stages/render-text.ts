@@ -1,0 +1,146 @@
+// `render-text`: the paper's text rendering (issue 4) for models that cannot read raw signals.
+// Over the `window` items of the segment stage: every item passes through; each window's text is
+// appended to ONE file per record as the stream flows, and a `render` item follows the window
+// with where its text is (offset, bytes), its span and an estimate of its tokens.
+// Layout, one line per chosen lead per window, windows in stream order:
+//   <label> <hh:mm:ss.mmm> <rate>Hz: <v><sep><v><sep>...<v>\n
+//   e.g. "MLII 00:00:10.000 360Hz: -0.145,-0.150,-0.155"
+// The time is the window's start from the recording's start (gaps included, hours not wrapped),
+// the rate is the rate written (the `rate` option or the signal's, up to 3 decimals), the values
+// are in mV with `decimals` decimals, exactly Number(v).toFixed(decimals) but without a sign on
+// a zero result, NaN for invalid samples (src/render/format-mv.ts).
+// The file is written to `<file>.partial` and renamed when the record's stream ends, so a record
+// interrupted and redone on resume never leaves half a file (the render items name the final
+// path); an error or abort removes the partial file.
+import path from 'node:path'
+import { defineStage } from '../core/stage.ts'
+import type { Item, RenderItem, WindowItem } from '../core/items.ts'
+import { PipelineError } from '../core/errors.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { formatMvInto, maxMvBytes } from '../render/format-mv.ts'
+import { createResampler, type Resampler } from '../render/resample.ts'
+import { estimateTokens } from '../render/estimate-tokens.ts'
+import { createTextFile, type TextFile } from '../sinks/text-file.ts'
+
+const schema = z.strictObject({
+  /** Leads to write, by index among the window's leads or by label. */
+  leads: z.array(z.union([z.number().int().min(0), z.string().min(1)])).min(1).default([0]),
+  /** Decimals of the mV values. */
+  decimals: z.number().int().min(0).max(6).default(3),
+  /** Rate to write in Hz (resampled, src/render/resample.ts); at most the signal's rate. Default: the signal's. */
+  rate: z.number().positive().max(1e6).optional(),
+  /** Between values: no digits, ".", "-" or line breaks, so the values can be read back. */
+  separator: z.string().min(1).max(8).regex(/^[^0-9.\-\r\n]+$/, 'expected 1-8 characters without digits, ".", "-" or line breaks').default(','),
+  /** File name inside <runDir>/media/<recordId>/; "{recordId}" is replaced by the record's id. */
+  file: z.string().min(1).refine((f) => !path.isAbsolute(f) && !f.split(/[\\/]/).includes('..') && !f.endsWith('/'), 'expected a relative file name without ".." (it is placed under media/<recordId>/)').default('text.txt'),
+})
+
+export type RenderTextOptions = z.infer<typeof schema>
+
+/** One window's text: a line per lead (see the layout above). */
+export interface WindowText {
+  labels: string[]
+  startMs: number
+  rate: number
+  leads: Float32Array[]
+}
+
+/** hh:mm:ss.mmm from milliseconds (hours keep counting past 99). */
+export function formatClock(ms: number): string {
+  const t = Math.max(0, Math.round(ms))
+  const pad = (n: number, w: number) => String(n).padStart(w, '0')
+  return `${pad(Math.floor(t / 3_600_000), 2)}:${pad(Math.floor(t / 60_000) % 60, 2)}:${pad(Math.floor(t / 1000) % 60, 2)}.${pad(t % 1000, 3)}`
+}
+
+/** The rate as written in the header: an integer, or up to 3 decimals. */
+export const formatRate = (hz: number): string => String(Number(hz.toFixed(3)))
+
+/** Writes one window's text into `out` (grown when too small); returns the buffer and the end. */
+export function writeWindowText(w: WindowText, decimals: number, separator: Uint8Array, out: Buffer): { out: Buffer; end: number } {
+  const heads = w.labels.map((label) => `${label} ${formatClock(w.startMs)} ${formatRate(w.rate)}Hz: `)
+  const need = w.leads.reduce((n, x, l) => n + Buffer.byteLength(heads[l]) + maxMvBytes(x.length, separator.length) + 1, 0)
+  if (out.length < need) out = Buffer.allocUnsafe(Math.max(need, 2 * out.length))
+  let at = 0
+  w.leads.forEach((x, l) => {
+    at += out.write(heads[l], at, 'utf8')
+    at = formatMvInto(x, out, at, decimals, separator)
+    out[at++] = 10 // '\n'
+  })
+  return { out, end: at }
+}
+
+/** The indices of the wanted leads in a window, or an error naming the option and the choices. */
+function pickLeads(wanted: (number | string)[], w: WindowItem): number[] {
+  return wanted.map((lead) => {
+    const i = typeof lead === 'number' ? lead : w.labels.indexOf(lead)
+    if (i < 0 || i >= w.samples.length) {
+      throw new PipelineError('E_CONFIG_VALUE', `render-text: option "leads": lead ${JSON.stringify(lead)} is not among the record's leads [${w.labels.join(', ')}]; use those labels or indices from 0 to ${w.samples.length - 1}`, { field: 'leads' })
+    }
+    return i
+  })
+}
+
+export default defineStage<RenderTextOptions>({
+  name: 'render-text',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    const { decimals, rate } = ctx.options
+    const separator = Buffer.from(ctx.options.separator, 'utf8')
+    const target = path.join(ctx.mediaDir, ctx.options.file.replaceAll('{recordId}', ctx.recordId))
+    const relPath = path.relative(ctx.runDir, target).split(path.sep).join('/')
+    let file: TextFile | null = null
+    let done = false
+    let sawBlock = false
+    let scratch: Buffer = Buffer.allocUnsafe(0)
+    // Chosen leads and resampler, made again only when a window's labels or rate change.
+    let labels: string[] | null = null
+    let indices: number[] = []
+    let resampler: Resampler | null = null
+    try {
+      for await (const item of source as AsyncIterable<Item>) {
+        yield item
+        if (item.kind === 'block') sawBlock = true
+        if (item.kind !== 'window') continue
+        ctx.signal.throwIfAborted()
+        const w = item as WindowItem
+        if (labels !== w.labels) {
+          indices = pickLeads(ctx.options.leads, w)
+          labels = w.labels
+        }
+        if (rate !== undefined && rate > w.fs) {
+          throw new PipelineError('E_CONFIG_VALUE', `render-text: option "rate" (${rate} Hz) is above the signal's rate (${w.fs} Hz); resampling only lowers the rate: set a rate up to ${w.fs} or leave it out`, { field: 'rate' })
+        }
+        if (resampler?.fromHz !== w.fs) resampler = createResampler(w.fs, rate ?? w.fs)
+        const rs = resampler
+        const leads = indices.map((i) => rs.apply(w.samples[i]))
+        const text = { labels: indices.map((i) => w.labels[i]), startMs: w.startMs, rate: rs.toHz, leads }
+        const written = writeWindowText(text, decimals, separator, scratch)
+        scratch = written.out
+        // A copy: the stream keeps the bytes until written, and the scratch buffer is reused.
+        const bytes = Buffer.from(scratch.subarray(0, written.end))
+        file ??= await createTextFile(target, { signal: ctx.signal })
+        const offset = file.offset
+        await file.write(bytes)
+        const render: RenderItem = {
+          kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
+          tokens: estimateTokens(bytes), windowIndex: w.index,
+          startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
+          startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
+          leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),
+        }
+        yield render
+      }
+      if (!file && sawBlock) {
+        throw new PipelineError('E_CONFIG_VALUE', 'render-text: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, render-text])')
+      }
+      await file?.close()
+      done = true
+    } finally {
+      if (!done && file) {
+        // A failed removal is reported, never thrown over the error that brought us here.
+        await file.abort().catch((err: unknown) => ctx.warn('W_RENDER_TEXT_CLEANUP', `could not remove ${target}.partial: ${(err as Error).message}`))
+      }
+    }
+  },
+})

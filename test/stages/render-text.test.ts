@@ -1,0 +1,210 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import renderText from '../../src/stages/render-text.ts'
+import segment from '../../src/stages/segment.ts'
+import type { Item, RenderItem, SampleBlock, WindowItem } from '../../src/core/items.ts'
+import type { Stage, StageContext } from '../../src/core/stage.ts'
+import { PipelineError } from '../../src/core/errors.ts'
+import { readRecord, recordSpec } from '../helpers/read-record.ts'
+import { testContext } from '../helpers/stage-context.ts'
+import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+import { createTextFile } from '../../src/sinks/text-file.ts'
+
+const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
+const record100 = readRecord(spec).then((r) => r.items) // 30 min, 2 leads at 360 Hz
+const toFixed = (v: number, d: number) => Number(v).toFixed(d).replace(/^-(0\.?0*)$/, '$1')
+
+let runs = 0
+/** A context for `stage` in a fresh run directory. */
+function context<O>(stage: Stage<O>, options: unknown, signal?: AbortSignal): StageContext<O> {
+  const runDir = path.join(tmpDir('hp-render-text-'), `run${runs++}`)
+  return { ...testContext(stage, options, spec, [], signal), runDir, mediaDir: path.join(runDir, 'media', spec.id) }
+}
+
+async function* from(items: Item[]): AsyncGenerator<Item> {
+  yield* items
+}
+
+/** read items -> segment -> render-text; what render-text yields and its context. */
+async function render(options: unknown, opts: { items?: Item[]; segment?: boolean; signal?: AbortSignal; stopAfter?: number } = {}) {
+  const items = opts.items ?? (await record100)
+  const ctx = context(renderText, options, opts.signal)
+  const input = opts.segment === false ? from(items) : segment.transform(from(items), context(segment, {}))
+  const out: Item[] = []
+  for await (const item of renderText.transform(input, ctx)) out.push(item)
+  return { out, ctx }
+}
+
+const windowsOf = (items: Item[]) => items.filter((i): i is WindowItem => i.kind === 'window')
+const rendersOf = (items: Item[]) => items.filter((i): i is RenderItem => i.kind === 'render')
+const thrown = async (p: Promise<unknown>) => p.then(() => expect.unreachable('no error'), (err: unknown) => err as PipelineError)
+
+describe('render-text stage on record 100', () => {
+  it('writes every window as one line per lead that parses back to toFixed(3) of the samples, and the render items slice the file', async () => {
+    const { out, ctx } = await render({ leads: [0, 'V5'] })
+    const windows = windowsOf(out)
+    const renders = rendersOf(out)
+    expect(windows).toHaveLength(180)
+    expect(renders).toHaveLength(180)
+    // Every item passes through, each render item right after its window.
+    expect(out.filter((i) => i.kind !== 'render' && i.kind !== 'window')).toEqual(await record100)
+    renders.forEach((r, k) => expect(out[out.indexOf(windows[k]) + 1]).toBe(r))
+
+    const file = path.join(ctx.runDir, renders[0].path)
+    expect(renders[0].path).toBe('media/100/text.txt')
+    expect(readdirSync(path.dirname(file))).toEqual(['text.txt']) // no .partial left
+    const text = readFileSync(file)
+    let at = 0
+    renders.forEach((r, k) => {
+      const w = windows[k]
+      expect(r).toMatchObject({
+        kind: 'render', recordId: '100', format: 'text', offset: at, windowIndex: w.index, startSample: w.startSample,
+        endSample: w.startSample + 3600, startMs: w.startMs, endMs: w.startMs + 10_000, leads: ['MLII', 'V5'], fs: 360, values: 7200,
+      })
+      expect(r.tokens).toBeGreaterThan(0)
+      const lines = text.subarray(r.offset as number, (r.offset as number) + r.bytes).toString('latin1').split('\n')
+      expect(lines.pop()).toBe('') // the window's text ends its last line
+      expect(lines).toHaveLength(2)
+      lines.forEach((line, l) => {
+        const [head, values] = line.split(': ')
+        const s = w.startMs / 1000
+        const clock = `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000`
+        expect(head).toBe(`${w.labels[l]} ${clock} 360Hz`)
+        expect(values.split(',')).toEqual(Array.from(w.samples[l], (v) => toFixed(v, 3)))
+      })
+      at += r.bytes
+    })
+    expect(at).toBe(text.length)
+    expect(text.subarray(0, 40).toString()).toMatch(/^MLII 00:00:00\.000 360Hz: -?\d\.\d{3},/)
+  })
+
+  it('resamples to `rate` (round(n * rate / fs) values a lead) and writes that rate', async () => {
+    const items = (await record100).slice(0, 40)
+    const { out, ctx } = await render({ rate: 100, leads: ['V5'], decimals: 2, separator: ' ', file: '{recordId}-100hz.txt' }, { items })
+    const renders = rendersOf(out)
+    expect(renders.length).toBeGreaterThan(0)
+    const text = readFileSync(path.join(ctx.runDir, 'media/100/100-100hz.txt'), 'latin1')
+    for (const r of renders) {
+      expect(r).toMatchObject({ fs: 100, values: 1000, leads: ['V5'], path: 'media/100/100-100hz.txt' })
+      const line = text.slice(r.offset as number, (r.offset as number) + r.bytes)
+      expect(line).toMatch(/^V5 \d\d:\d\d:\d\d\.000 100Hz: /)
+      expect(line.trimEnd().split(': ')[1].split(' ')).toHaveLength(1000)
+      expect(line.trimEnd().split(': ')[1].split(' ').every((v) => /^-?\d+\.\d\d$/.test(v))).toBe(true)
+    }
+  })
+
+  it('refuses a rate above the signal rate, naming the option', async () => {
+    const err = await thrown(render({ rate: 500 }, { items: (await record100).slice(0, 20) }))
+    expect(err).toBeInstanceOf(PipelineError)
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.message).toMatch(/option "rate" \(500 Hz\) is above the signal's rate \(360 Hz\)/)
+  })
+
+  it('refuses a lead label the record does not have, naming the option and the labels, and leaves no file', async () => {
+    const items = (await record100).slice(0, 20)
+    const ctx = context(renderText, { leads: ['MLII', 'V9'] })
+    const run = async () => {
+      for await (const _ of renderText.transform(segment.transform(from(items), context(segment, {})), ctx));
+    }
+    const err = await thrown(run())
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.message).toMatch(/option "leads": lead "V9" is not among the record's leads \[MLII, V5\]/)
+    expect(existsSync(ctx.mediaDir) ? readdirSync(ctx.mediaDir) : []).toEqual([])
+  })
+
+  it('says to put a segment stage first when blocks arrive but no windows', async () => {
+    const blocks = (await record100).filter((i): i is SampleBlock => i.kind === 'block').slice(0, 3)
+    expect(blocks.length).toBe(3)
+    const err = await thrown(render({}, { items: blocks, segment: false }))
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.message).toBe('render-text: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, render-text])')
+    // A stream with neither blocks nor windows writes nothing and is no error.
+    const { out, ctx } = await render({}, { items: [], segment: false })
+    expect(out).toEqual([])
+    expect(existsSync(ctx.mediaDir)).toBe(false)
+  })
+
+  it('removes the partial file when the stream is aborted, and when the consumer stops early', async () => {
+    const ac = new AbortController()
+    const ctx = context(renderText, {}, ac.signal)
+    const seen: Item[] = []
+    const err = await thrown((async () => {
+      for await (const item of renderText.transform(segment.transform(from(await record100), context(segment, {})), ctx)) {
+        seen.push(item)
+        if (rendersOf(seen).length === 3) {
+          expect(readdirSync(ctx.mediaDir)).toEqual(['text.txt.partial'])
+          ac.abort()
+        }
+      }
+    })())
+    expect(err.name).toBe('AbortError')
+    expect(readdirSync(ctx.mediaDir)).toEqual([])
+
+    const ctx2 = context(renderText, {})
+    for await (const item of renderText.transform(segment.transform(from(await record100), context(segment, {})), ctx2)) {
+      if (item.kind === 'render') break
+    }
+    expect(readdirSync(ctx2.mediaDir)).toEqual([])
+  })
+
+  it('validates its options with the YAML path', () => {
+    const where = { file: 'd.yaml', yamlPath: 'stages[3].options' }
+    expect(renderText.parseOptions!({}, where)).toEqual({ leads: [0], decimals: 3, separator: ',', file: 'text.txt' })
+    expect(() => renderText.parseOptions!({ lead: [0] }, where)).toThrow(/unknown option "lead"/)
+    for (const [bad, at] of [[{ decimals: 7 }, 'decimals'], [{ rate: 0 }, 'rate'], [{ separator: '.' }, 'separator'], [{ file: '../x.txt' }, 'file'], [{ leads: [] }, 'leads']] as const) {
+      const err = (() => {
+        try {
+          renderText.parseOptions!(bad, where)
+        } catch (e) {
+          return e as PipelineError
+        }
+      })()
+      expect(err?.code, JSON.stringify(bad)).toBe('E_CONFIG_VALUE')
+      expect(err?.context.yamlPath).toBe(`stages[3].options.${at}`)
+    }
+  })
+})
+
+// The stage's writer (src/sinks/text-file.ts), tested here beside its only user.
+describe('createTextFile', () => {
+  it('writes through <file>.partial with backpressure, counts the offset and renames on close', async () => {
+    const dir = tmpDir('hp-text-file-')
+    const file = path.join(dir, 'a/b/text.txt')
+    const out = await createTextFile(file)
+    const chunk = Buffer.alloc(100_000, 48) // larger than the stream's buffer: write() waits for 'drain'
+    for (let k = 0; k < 5; k++) await out.write(chunk)
+    expect(out.offset).toBe(500_000)
+    expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial'])
+    await out.close()
+    expect(readdirSync(path.dirname(file))).toEqual(['text.txt'])
+    expect(readFileSync(file).length).toBe(500_000)
+    await out.abort() // after close: nothing to do, the file stays
+    expect(existsSync(file)).toBe(true)
+  })
+
+  it('turns a failing open into E_IO on close, without an unhandled error event, and leaves no file', async () => {
+    const dir = tmpDir('hp-text-file-')
+    const file = path.join(dir, 'text.txt')
+    mkdirSync(`${file}.partial`) // opening it for writing fails (EISDIR)
+    const out = await createTextFile(file)
+    const err = await (async () => {
+      await out.write(Buffer.from('x'))
+      await new Promise((r) => setTimeout(r, 20))
+      await out.write(Buffer.from('y'))
+      await out.close()
+    })().then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
+    expect(err.code).toBe('E_IO')
+    expect(err.message).toMatch(/cannot write .*text\.txt\.partial: .*EISDIR/)
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it('says which directory it cannot create', async () => {
+    const dir = tmpDir('hp-text-file-')
+    writeFileSync(path.join(dir, 'plain'), '')
+    const err = await createTextFile(path.join(dir, 'plain/sub/text.txt')).then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
+    expect(err.code).toBe('E_IO')
+    expect(err.message).toMatch(/cannot create the directory of .*plain\/sub\/text\.txt\.partial/)
+  })
+})
