@@ -16,7 +16,9 @@
 // o200k_base count on every window, at 3 decimals with "," (5,189,400 tokens), at 2 with ", ",
 // 4 with " ", 0 with ";", and resampled to 100 Hz (test/render/estimate-tokens.test.ts checks a
 // sample of windows). On three sentences of clinical prose it was off by -2..+3 tokens of 43-55
-// (up to 6 %). Speed: about 3 ns a byte (20 ns a value at 3 decimals) on the development machine.
+// (up to 6 %). Speed on the 2-core development machine: 3 ns a byte on a synthetic window, 5-6 ns
+// (about 40 ns a value at 3 decimals) over record 100's windows; the per-byte automaton is a chain
+// of dependent table reads.
 
 // Byte classes (digits and punctuation first: the automaton below indexes by them).
 const DIGIT = 0
