@@ -66,7 +66,18 @@ async function main(): Promise<number> {
       .option('clean', { type: 'boolean', describe: 'detect on the cleaned signal (the clean stage) instead of the raw one' })
       .option('annotator', { type: 'string', default: 'atr', describe: 'WFDB annotator of the reference for --score' }),
     async (a) => set(await (await import('./commands/beats.ts')).beatsCommand(a.recording as string[], { lead: a.lead, out: a.out, score: a.score, clean: a.clean, annotator: a.annotator || false, signal: controller.signal, stdout: process.stdout, err: process.stderr })))
-    .demandCommand(1, 'name a command: run, tail, info, convert or beats')
+    .command('render <recording>', 'render one recording as text in mV, PNG strips and/or an MP4 video (cleaned, with beat markers)', (y) => y
+      .positional('recording', { type: 'string', demandOption: true, describe: 'EDF/EDF+ file, or WFDB record by .hea or base path' })
+      .option('text', { type: 'string', describe: 'write the text (mV, 3 decimals, a line per window and lead) to this file' })
+      .option('strips', { type: 'string', describe: 'write one PNG strip per window into this folder' })
+      .option('video', { type: 'string', describe: 'write an MP4 video, a frame per window, to this file' })
+      .option('window', { type: 'number', default: 10, describe: 'window length, seconds' })
+      .option('step', { type: 'number', describe: 'step between windows, seconds (default: the window length)' })
+      .option('lead', { type: 'string', describe: 'lead to render: index or label (default: every ECG-like signal; text: the first)' })
+      .option('raw', { type: 'boolean', describe: 'render the raw signal (no clean stage)' })
+      .option('beats', { type: 'boolean', default: true, describe: 'detect beats and mark them and the reference beats on strips (--no-beats: no markers)' }),
+    async (a) => set(await (await import('./commands/render.ts')).renderCommand(a.recording, { text: a.text, strips: a.strips, video: a.video, window: a.window, step: a.step, lead: a.lead, raw: a.raw, beats: a.beats, signal: controller.signal, err: process.stderr })))
+    .demandCommand(1, 'name a command: run, tail, info, convert, beats or render')
     .strict()
     .version(TOOL.version)
     .fail((msg, err) => {

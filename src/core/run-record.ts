@@ -51,7 +51,10 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
       env.progress(record.id, seconds, written(live, env.exclude))
     }
   }
-  const transforms = stageTransforms(record, index, env.stages, { signal: env.signal, runDir: env.runDir, mediaDir, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal })
+  const count = (name: string, n = 1) => {
+    live[name] = (live[name] ?? 0) + n
+  }
+  const transforms = stageTransforms(record, index, env.stages, { signal: env.signal, runDir: env.runDir, mediaDir, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal, count })
   const sink = createRecordSink({ partsDir, exclude: env.exclude, decimals: env.decimals, onItem })
   const clock = setInterval(() => (due = true), env.progressMs ?? 250)
   clock.unref()
@@ -71,7 +74,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
 }
 
 /** What every stage of one record shares in its context. */
-export type SharedContext = Pick<StageContext, 'signal' | 'runDir' | 'mediaDir' | 'warn' | 'journal'>
+export type SharedContext = Pick<StageContext, 'signal' | 'runDir' | 'mediaDir' | 'warn' | 'journal' | 'count'>
 
 /** The stages of one record as transforms, each with its context and errors tagged with its name. */
 export function stageTransforms(record: RecordSpec, index: number, stages: ResolvedStage[], shared: SharedContext) {

@@ -27,6 +27,11 @@ export interface StageContext<O = unknown> {
   warn(code: string, message: string, data?: Record<string, unknown>): void
   /** An item-level checkpoint store that survives interruption (see src/sinks/item-journal.ts). */
   journal(name: string): Promise<ItemJournal>
+  /**
+   * Counts work that has no item of its own yet (render-video's frames, written into a video
+   * that becomes an item only when it closes), so live progress (`pipeline tail`) shows it.
+   */
+  count?(name: string, n?: number): void
 }
 
 export interface Stage<O = unknown> {

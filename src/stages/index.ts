@@ -6,6 +6,7 @@ import detect from './detect.ts'
 import quality from './quality.ts'
 import read from './read.ts'
 import renderStrip from './render-strip.ts'
+import renderText from './render-text.ts'
 import renderVideo from './render-video.ts'
 import segment from './segment.ts'
 import summarize from './summarize.ts'
@@ -17,6 +18,7 @@ export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [quality.name]: quality,
   [read.name]: read,
   [renderStrip.name]: renderStrip,
+  [renderText.name]: renderText,
   [renderVideo.name]: renderVideo,
   [segment.name]: segment,
   [summarize.name]: summarize,

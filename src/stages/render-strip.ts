@@ -15,7 +15,8 @@ import { writeMediaFile } from '../sinks/media-file.ts'
 import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
 import { pickLeads, stripOptionFields } from './render-options.ts'
-import { stripRequest } from './render-request.ts'
+import { stripOptions, stripRequest } from './render-request.ts'
+import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
 
 const schema = z.strictObject({
   ...stripOptionFields,
@@ -49,12 +50,13 @@ export default defineStage<RenderStripOptions>({
       pool ??= createRenderPool(o.threads, 'render-strip')
       const file = path.join(ctx.mediaDir, o.dir, `w${String(w.index).padStart(6, '0')}.png`)
       const req = stripRequest('png', h, leads, o, ctx.recordId, startTime)
+      const size = stripSize(req.input.windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) })
       const done = pool.draw(req).then(async (png): Promise<RenderItem> => {
         const bytes = await writeMediaFile(file, png, ctx.signal)
         return {
           kind: 'render', recordId: ctx.recordId, format: 'png', path: path.relative(ctx.runDir, file).split(path.sep).join('/'), bytes,
           startSample: w.startSample, endSample: w.startSample + w.lengthSamples, startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
-          leads: req.input.labels, windowIndex: w.index, markers: h.markers.length,
+          leads: req.input.labels, windowIndex: w.index, markers: h.markers.length, width: size.width, height: size.height,
         }
       })
       done.catch(() => undefined) // awaited in order below; not unhandled meanwhile

@@ -104,6 +104,7 @@ export default defineStage<RenderVideoOptions>({
       while (flight.length > keep) {
         const f = flight.shift()!
         const closed = await parts!.write(await f.frame, f.window)
+        ctx.count?.('video-frame')
         if (closed) yield itemFor(closed)
       }
     }

@@ -8,6 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { linesOf, runCli } from '../helpers/child.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
+import { probeVideo } from '../helpers/ffprobe.ts'
+import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { decodePng } from '../../src/render/png.ts'
+
+// The demo renders videos, so it needs ffmpeg (`npm run demo` installs it; so does .ci/run).
+const HAVE_FFMPEG = findFfmpeg() !== null
+if (!HAVE_FFMPEG && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
+if (!HAVE_FFMPEG) console.warn('demo test skipped: the demo renders a video and there is no ffmpeg (bash scripts/ensure-ffmpeg.sh)')
 
 const GOLDEN = path.join(ROOT, 'test/golden')
 
@@ -19,8 +27,8 @@ function golden(name: string, actual: unknown): void {
   expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(file, 'utf8')))
 }
 
-describe('the demo pipeline', () => {
-  it('writes beats, quality flags and a Holter summary for every bundled record, as in the golden files', async () => {
+describe.runIf(HAVE_FFMPEG)('the demo pipeline', () => {
+  it('writes beats, quality flags, a Holter summary, text, strips and a video for every bundled record, as in the golden files', async () => {
     const out = path.join(tmpDir('demo-'), 'run')
     const r = await runCli(['run', 'pipelines/demo.yaml', '--out', out])
     expect(r.stderr).toContain('run demo finished: 4 records done, 0 failed')
@@ -37,5 +45,24 @@ describe('the demo pipeline', () => {
     // detector's V count lies between the reference's V and V + F.
     expect(beats['208 detector V']).toBeGreaterThanOrEqual(beats['208 reference V'] * 0.98)
     expect(beats['208 detector V']).toBeLessThanOrEqual(beats['208 reference V'] + beats['208 reference F'])
+    // Rendering: per record, its first lead as text (a line per 10 s window), a strip a minute
+    // and a video of all 180 windows, each file described by render items.
+    const renders = linesOf(path.join(out, 'render.ndjson'))
+    for (const id of ['100', '101', '208', '102']) {
+      const mine = renders.filter((r) => r.recordId === id)
+      const text = mine.filter((r) => r.format === 'text')
+      expect(text).toHaveLength(180)
+      const textFile = readFileSync(path.join(out, `media/${id}/text.txt`), 'utf8')
+      expect(text.reduce((n, r) => n + (r.bytes as number), 0)).toBe(Buffer.byteLength(textFile))
+      expect(textFile.split('\n')[0]).toMatch(new RegExp(`^${text[0].leads} 00:00:00\\.000 360Hz: -?\\d+\\.\\d{3},`))
+      const strips = mine.filter((r) => r.format === 'png')
+      expect(strips.map((r) => r.windowIndex)).toEqual(Array.from({ length: 30 }, (_, k) => 6 * k))
+      const png = decodePng(readFileSync(path.join(out, strips[1].path as string)))
+      expect([png.width, png.height]).toEqual([strips[1].width, strips[1].height])
+      expect(strips[1].markers).toBeGreaterThan(10) // reference and detector beats of a minute's window
+      const videos = mine.filter((r) => r.format === 'mp4')
+      expect(videos).toMatchObject([{ path: `media/${id}/video.mp4`, frames: 180, fps: 10 }])
+      expect((await probeVideo(path.join(out, `media/${id}/video.mp4`))).frames).toBe(180)
+    }
   }, 120_000)
 })

@@ -1,0 +1,44 @@
+// `pipeline render`: one recording to text, strips and a video without a dataset file, through
+// the stages a dataset would use; usage errors before anything is read.
+import { readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { decodePng } from '../../src/render/png.ts'
+import { runCli } from '../helpers/child.ts'
+import { probeVideo } from '../helpers/ffprobe.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+
+const HAVE = findFfmpeg() !== null
+if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
+
+describe('pipeline render', () => {
+  it.runIf(HAVE)('writes the text, a strip per window and a video of record 208 with the windows asked for', async () => {
+    const dir = tmpDir('render-cmd-')
+    const r = await runCli(['render', 'samples/mitdb/208', '--text', path.join(dir, '208.txt'), '--strips', path.join(dir, 'strips'), '--video', path.join(dir, '208.mp4'), '--window', '20', '--step', '30'])
+    expect(r.code, r.stderr).toBe(0)
+    // 1805 s of signal: windows of 20 s every 30 s start at 0..1770 s (60 of them).
+    expect(r.stderr).toContain('text: ' + path.join(dir, '208.txt') + ', 60 windows')
+    const lines = readFileSync(path.join(dir, '208.txt'), 'utf8').trimEnd().split('\n')
+    expect(lines).toHaveLength(60) // lead 0 only, a line per window
+    expect(lines[1]).toMatch(/^MLII 00:00:30\.000 360Hz: /)
+    expect(lines[1].split(': ')[1].split(',')).toHaveLength(20 * 360)
+    const strips = readdirSync(path.join(dir, 'strips')).sort()
+    expect(strips).toHaveLength(60)
+    expect(strips[0]).toBe('w000000.png')
+    const png = decodePng(readFileSync(path.join(dir, 'strips', strips[0])))
+    expect(png.width).toBeGreaterThan(2400) // 20 s at 25 mm/s and 5 px/mm
+    const probe = await probeVideo(path.join(dir, '208.mp4'))
+    expect(probe).toMatchObject({ frames: 60, codec: 'h264', width: png.width, height: png.height })
+  }, 120_000)
+
+  it('says what to render, and refuses a video name that is not .mp4 or a folder that does not exist', async () => {
+    const none = await runCli(['render', 'samples/mitdb/100'])
+    expect(none.code).not.toBe(0)
+    expect(none.stderr).toContain('say what to render: --text FILE, --strips DIR and/or --video FILE.mp4')
+    const avi = await runCli(['render', 'samples/mitdb/100', '--video', 'out.avi'])
+    expect(avi.stderr).toContain('give a name ending in .mp4')
+    const missing = await runCli(['render', 'samples/mitdb/100', '--text', '/nonexistent-dir/x.txt'])
+    expect(missing.stderr).toContain('the folder /nonexistent-dir does not exist')
+  }, 60_000)
+})
