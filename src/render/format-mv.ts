@@ -9,6 +9,10 @@
 // tie, on the magnitude) is applied to the true value: a fraction of exactly .5 rounds up. Values
 // whose scaled magnitude reaches 2^31 - 1 (|v| >= 2147 at 6 decimals, 2.1e6 mV at 3) and
 // non-finite values take toFixed itself.
+// With a TokenTally (src/render/text-tokens.ts) the loop also counts the text's tokens as
+// estimateTokens would, from each value's shape: sign and number of integer digits.
+import { estimateTokens } from './estimate-tokens.ts'
+import type { TokenTally } from './text-tokens.ts'
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6]
 const FAST_LIMIT = 2 ** 31 - 1
@@ -32,13 +36,21 @@ export function maxMvBytes(count: number, separatorBytes = 1): number {
 /**
  * Writes `values` as text into `out` from byte `at`, separated by `separator` (bytes); returns
  * the end. `out` must have maxMvBytes(values.length, separator.length) bytes free from `at`.
+ * With `tally` (made for the same decimals and separator), adds the tokens of the text from
+ * tally.from (or from `at` when nothing is pending) up to the last value ending in a digit, and
+ * leaves the rest pending (text-tokens.ts).
  */
-export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, decimals = 3, separator: Uint8Array = COMMA): number {
+export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, decimals = 3, separator: Uint8Array = COMMA, tally?: TokenTally | null): number {
   const d = checkDecimals(decimals)
   const p = POW10[d]
   const sepLen = separator.length
   const sep0 = separator[0]
+  const inc = tally?.inc
+  let tokens = tally?.tokens ?? 0
+  let pending = tally && tally.from >= 0 ? tally.from : at
+  let adjust = tally && tally.from >= 0 ? tally.adjust : 0
   for (let i = 0; i < values.length; i++) {
+    const sepAt = at
     if (i > 0) {
       if (sepLen === 1) out[at++] = sep0
       else for (let k = 0; k < sepLen; k++) out[at++] = separator[k]
@@ -47,6 +59,17 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
     const s = Math.abs(v) * p // exact (see the header)
     if (!(s < FAST_LIMIT)) {
       at = writeAscii(Number(v).toFixed(d), out, at) // NaN, +-Infinity, large values
+      if (inc) {
+        // Counted in context: from the digit before it, up to a value that ends in a digit.
+        if (pending < 0) {
+          pending = sepAt - 1
+          adjust = 1
+        }
+        if (Number.isFinite(v)) {
+          tokens += estimateTokens(out, pending, at) - adjust
+          pending = -1
+        }
+      }
       continue
     }
     // The nearest integer, a tie up: s + 0.5 is exact too (s has no bits below 2^-45 where that
@@ -55,10 +78,10 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
     if (v < 0 && n !== 0) out[at++] = 45 // '-'
     let q = (n / p) | 0 // floor: n < 2^31 and p <= 1e6 keep the quotient off integer boundaries
     let f = n - q * p
+    let digits = 1
     if (q < 10) out[at++] = 48 + q
     else {
       // Integer part, digits written backwards after counting them.
-      let digits = 1
       for (let t = q; t >= 10; t = (t / 10) | 0) digits++
       for (let k = at + digits - 1; k >= at; k--) {
         const t = (q / 10) | 0
@@ -83,6 +106,18 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
       }
       at += d + 1
     }
+    if (inc) {
+      if (pending < 0) tokens += inc[(v < 0 && n !== 0 ? 11 : 0) + digits]
+      else {
+        tokens += estimateTokens(out, pending, at) - adjust
+        pending = -1
+      }
+    }
+  }
+  if (tally) {
+    tally.tokens = tokens
+    tally.from = pending
+    tally.adjust = adjust
   }
   return at
 }

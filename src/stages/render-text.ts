@@ -20,6 +20,7 @@ import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { formatMvInto, maxMvBytes } from '../render/format-mv.ts'
 import { createResampler, type Resampler } from '../render/resample.ts'
 import { estimateTokens } from '../render/estimate-tokens.ts'
+import { createTokenTally, settleTally, type TokenTally } from '../render/text-tokens.ts'
 import { createTextFile, type TextFile } from '../sinks/text-file.ts'
 
 const schema = z.strictObject({
@@ -55,18 +56,27 @@ export function formatClock(ms: number): string {
 /** The rate as written in the header: an integer, or up to 3 decimals. */
 export const formatRate = (hz: number): string => String(Number(hz.toFixed(3)))
 
-/** Writes one window's text into `out` (grown when too small); returns the buffer and the end. */
-export function writeWindowText(w: WindowText, decimals: number, separator: Uint8Array, out: Buffer): { out: Buffer; end: number } {
+/**
+ * Writes one window's text into `out` (grown when too small); returns the buffer, the end and the
+ * text's estimateTokens count, counted while formatting with `tally` (made for the same decimals
+ * and separator, src/render/text-tokens.ts) or else by a scan of the bytes.
+ */
+export function writeWindowText(w: WindowText, decimals: number, separator: Uint8Array, out: Buffer, tally?: TokenTally | null): { out: Buffer; end: number; tokens: number } {
   const heads = w.labels.map((label) => `${label} ${formatClock(w.startMs)} ${formatRate(w.rate)}Hz: `)
   const need = w.leads.reduce((n, x, l) => n + Buffer.byteLength(heads[l]) + maxMvBytes(x.length, separator.length) + 1, 0)
   if (out.length < need) out = Buffer.allocUnsafe(Math.max(need, 2 * out.length))
   let at = 0
+  if (tally) Object.assign(tally, { tokens: 0, from: 0, adjust: 0 }) // the first header is pending
   w.leads.forEach((x, l) => {
     at += out.write(heads[l], at, 'utf8')
-    at = formatMvInto(x, out, at, decimals, separator)
+    at = formatMvInto(x, out, at, decimals, separator, tally)
+    // After a last value ending in a digit, the line break and the next header count from that digit.
+    if (tally && tally.from < 0) Object.assign(tally, { from: at - 1, adjust: 1 })
     out[at++] = 10 // '\n'
   })
-  return { out, end: at }
+  if (!tally) return { out, end: at, tokens: estimateTokens(out, 0, at) }
+  settleTally(tally, out, at)
+  return { out, end: at, tokens: tally.tokens }
 }
 
 /** The indices of the wanted leads in a window, or an error naming the option and the choices. */
@@ -93,6 +103,8 @@ export default defineStage<RenderTextOptions>({
     let done = false
     let sawBlock = false
     let scratch: Buffer = Buffer.allocUnsafe(0)
+    // Tokens counted while formatting (null: the counting rule failed its self-check, scan instead).
+    const tally = createTokenTally(decimals, separator)
     // Chosen leads and resampler, made again only when a window's labels or rate change.
     let labels: string[] | null = null
     let indices: number[] = []
@@ -115,7 +127,7 @@ export default defineStage<RenderTextOptions>({
         const rs = resampler
         const leads = indices.map((i) => rs.apply(w.samples[i]))
         const text = { labels: indices.map((i) => w.labels[i]), startMs: w.startMs, rate: rs.toHz, leads }
-        const written = writeWindowText(text, decimals, separator, scratch)
+        const written = writeWindowText(text, decimals, separator, scratch, tally)
         scratch = written.out
         // A copy: the stream keeps the bytes until written, and the scratch buffer is reused.
         const bytes = Buffer.from(scratch.subarray(0, written.end))
@@ -124,7 +136,7 @@ export default defineStage<RenderTextOptions>({
         await file.write(bytes)
         const render: RenderItem = {
           kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
-          tokens: estimateTokens(bytes), windowIndex: w.index,
+          tokens: written.tokens, windowIndex: w.index,
           startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
           startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
           leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),

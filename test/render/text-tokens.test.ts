@@ -1,0 +1,108 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { estimateTokens } from '../../src/render/estimate-tokens.ts'
+import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
+import { createTokenTally, settleTally } from '../../src/render/text-tokens.ts'
+import { createResampler } from '../../src/render/resample.ts'
+import { writeWindowText, type WindowText } from '../../src/stages/render-text.ts'
+import segment from '../../src/stages/segment.ts'
+import type { WindowItem } from '../../src/core/items.ts'
+import { readRecord, recordSpec } from '../helpers/read-record.ts'
+import { testContext } from '../helpers/stage-context.ts'
+import { ROOT } from '../helpers/shared.ts'
+
+const enc = (s: string) => Buffer.from(s, 'utf8')
+
+/** Record 100's 10 s windows, as the segment stage makes them. */
+async function windows100(): Promise<WindowItem[]> {
+  const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
+  const { items } = await readRecord(spec)
+  async function* from() {
+    yield* items
+  }
+  const out: WindowItem[] = []
+  for await (const item of segment.transform(from(), testContext(segment, {}, spec, []))) if (item.kind === 'window') out.push(item as WindowItem)
+  return out
+}
+
+// A seeded generator, so a failure can be reproduced.
+function rng(seed: number) {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** writeWindowText counted while formatting equals the bytes and the estimateTokens count of the scan. */
+function expectSameAsScan(w: WindowText, decimals: number, separator: string, what: string) {
+  const sep = enc(separator)
+  const tally = createTokenTally(decimals, sep)
+  expect(tally, `self-check for ${JSON.stringify(separator)}`).not.toBeNull()
+  const fused = writeWindowText(w, decimals, sep, Buffer.alloc(0), tally)
+  const scanned = writeWindowText(w, decimals, sep, Buffer.alloc(0), null)
+  const bytes = fused.out.subarray(0, fused.end)
+  expect(bytes.equals(scanned.out.subarray(0, scanned.end)), what).toBe(true)
+  expect(scanned.tokens, what).toBe(estimateTokens(bytes))
+  expect(fused.tokens, what).toBe(scanned.tokens)
+  return fused.tokens
+}
+
+// Separators the stage accepts: punctuation, with spaces, spaces alone, letters, a tab, non-ASCII.
+const CONFIGS: [number, string][] = [[3, ','], [2, ', '], [4, ' '], [0, ';'], [6, '  '], [1, ' ; '], [3, 'x'], [5, '\t'], [3, 'µ'], [2, ' a ']]
+
+describe('counting tokens while formatting (text-tokens)', () => {
+  it('equals estimateTokens on every window of record 100 (both leads) for several decimals and separators, at 360 Hz and resampled to 100 Hz', async () => {
+    const ws = await windows100()
+    expect(ws).toHaveLength(180)
+    const to100 = createResampler(360, 100)
+    let total = 0
+    for (const [decimals, separator] of CONFIGS) {
+      for (const resample of [false, true]) {
+        for (const w of ws) {
+          const leads = resample ? w.samples.map((x) => to100.apply(x)) : w.samples
+          const text = { labels: w.labels, startMs: w.startMs, rate: resample ? 100 : w.fs, leads }
+          total += expectSameAsScan(text, decimals, separator, `window ${w.index} d=${decimals} sep=${JSON.stringify(separator)} ${resample ? '100 Hz' : ''}`)
+        }
+      }
+    }
+    expect(total).toBeGreaterThan(10_000_000)
+  })
+
+  it('equals estimateTokens on random values with NaN, Infinity, huge values, negative zeros and empty leads mixed in', () => {
+    const next = rng(7)
+    const special = [NaN, Infinity, -Infinity, -0, 0, 1e21, -3.4028234663852886e38, 2147483.648, -2147.4836, 1e7, -1e-7, 0.0005, -0.0005, 99999.9995]
+    const pick = () => {
+      const r = next()
+      if (r < 0.15) return special[Math.floor(next() * special.length)]
+      if (r < 0.2) return (next() - 0.5) * 10 ** Math.floor(next() * 12) // any number of integer digits
+      return (next() - 0.5) * 10
+    }
+    for (const [decimals, separator] of CONFIGS) {
+      for (let k = 0; k < 60; k++) {
+        // 0-3 leads of 0-40 values; runs of NaN at the start, the end and across lines come up often.
+        const count = Math.floor(next() * 4)
+        const leads = Array.from({ length: count }, () => Float32Array.from({ length: Math.floor(next() * 41) }, pick))
+        const labels = leads.map((_, l) => ['MLII', 'V5', 'ECG lead 2', 'Ä'][l % 4])
+        expectSameAsScan({ labels, startMs: Math.floor(next() * 1e8), rate: 360, leads }, decimals, separator, `case ${k} d=${decimals} sep=${JSON.stringify(separator)}`)
+      }
+      // A lead that is all NaN (a lead off for the whole window), and NaN between the leads.
+      expectSameAsScan({ labels: ['I', 'II'], startMs: 0, rate: 250, leads: [new Float32Array(50).fill(NaN), Float32Array.of(NaN, 1.5, NaN)] }, decimals, separator, 'NaN leads')
+    }
+  })
+
+  it('counts values alone (no header) the same as estimateTokens of formatMv', () => {
+    const values = Float32Array.of(-0, 1.25, NaN, -12.5, Infinity, 3e9, 0.001, -7)
+    for (const [decimals, separator] of CONFIGS) {
+      const sep = enc(separator)
+      const tally = createTokenTally(decimals, sep)!
+      const out = new Uint8Array(maxMvBytes(values.length, sep.length))
+      const end = formatMvInto(values, out, 0, decimals, sep, tally)
+      settleTally(tally, out, end)
+      expect(tally.tokens).toBe(estimateTokens(formatMv(values, decimals, separator)))
+    }
+  })
+})
