@@ -4,24 +4,33 @@
 // worker threads (render-pool.ts) with at most 2 strips per thread in flight; the main thread
 // only writes the files (src/sinks/media-file.ts). Files: media/<recordId>/strips/w<index>.png;
 // each gets a `render` item with its path, size and span. `every: k` draws every k-th window
-// (a 24 h record has 8,640 windows of 10 s). Every item passes through unchanged; the render
-// items follow the window they show by up to `markerLagSec` of signal (render-hold.ts).
+// (a 24 h record has 8,640 windows of 10 s). `events` adds a strip of padSec either side of each
+// chosen beat or rhythm change (render-events.ts: "every annotated V +- 5 s"), in
+// media/<recordId>/strips/events/e<sample>-<label>.png, cut from a ring of recent blocks, so
+// with `windows: false` no segment stage is needed. Every item passes through unchanged; the
+// render items follow what they show by up to `markerLagSec` (+ padSec) of signal (render-hold.ts).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import { PipelineError } from '../core/errors.ts'
-import type { Item, RecordingItem, RenderItem } from '../core/items.ts'
+import type { Item, RecordingItem, RenderItem, WindowItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { writeMediaFile } from '../sinks/media-file.ts'
 import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
 import { pickLeads, stripOptionFields } from './render-options.ts'
 import { stripOptions, stripRequest } from './render-request.ts'
+import { createEventPicker, eventOptionsSchema, type EventCut } from './render-events.ts'
+import type { RenderRequest } from './render-worker.ts'
 import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
 
 const schema = z.strictObject({
   ...stripOptionFields,
   /** Draw every k-th window only. */
   every: z.number().int().min(1).default(1),
+  /** Also (or, with windows: false, only) a strip around each chosen event: media/<recordId>/<dir>/events/. */
+  events: eventOptionsSchema.optional(),
+  /** Draw the segment stage's windows. */
+  windows: z.boolean().default(true),
   /** Directory under media/<recordId>/ for the PNG files. */
   dir: z.string().regex(/^[\w.-]+$/, 'a plain directory name (letters, digits, . _ -)').default('strips'),
 })
@@ -43,24 +52,37 @@ export default defineStage<RenderStripOptions>({
     let windows = 0
     let blocks = 0
 
-    const send = (h: HeldWindow) => {
-      const w = h.window
-      if (w.index % o.every !== 0) return
-      leads ??= pickLeads('render-strip', o.leads, w)
+    const picker = o.events ? createEventPicker(o.events, o.markers, o.markerLagSec) : null
+    // Draws one strip in the pool and writes it; the promise gives its render item.
+    const draw = (req: RenderRequest, file: string, fields: Record<string, unknown>) => {
       pool ??= createRenderPool(o.threads, 'render-strip')
-      const file = path.join(ctx.mediaDir, o.dir, `w${String(w.index).padStart(6, '0')}.png`)
-      const req = stripRequest('png', h, leads, o, ctx.recordId, startTime)
-      const size = stripSize(req.input.windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) })
+      const size = stripSize(req.input.windowSec, req.input.samples.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) })
+      const { input } = req
       const done = pool.draw(req).then(async (png): Promise<RenderItem> => {
         const bytes = await writeMediaFile(file, png, ctx.signal)
+        const span = input.samples[0]?.length ?? 0
         return {
           kind: 'render', recordId: ctx.recordId, format: 'png', path: path.relative(ctx.runDir, file).split(path.sep).join('/'), bytes,
-          startSample: w.startSample, endSample: w.startSample + w.lengthSamples, startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
-          leads: req.input.labels, windowIndex: w.index, markers: h.markers.length, width: size.width, height: size.height,
+          startSample: input.startSample, endSample: input.startSample + span, startMs: input.startMs, endMs: input.startMs + Math.round((span / input.fs) * 1000),
+          leads: input.labels, ...fields, markers: input.markers?.length ?? 0, width: size.width, height: size.height,
         }
       })
       done.catch(() => undefined) // awaited in order below; not unhandled meanwhile
       flight.push(done)
+    }
+    const send = (h: HeldWindow) => {
+      const w = h.window
+      leads ??= pickLeads('render-strip', o.leads, w)
+      if (!o.windows || w.index % o.every !== 0) return
+      const file = path.join(ctx.mediaDir, o.dir, `w${String(w.index).padStart(6, '0')}.png`)
+      draw(stripRequest('png', h, leads, o, ctx.recordId, startTime), file, { windowIndex: w.index })
+    }
+    const sendEvent = (cut: EventCut) => {
+      const chosen = leads ?? pickLeads('render-strip', o.leads, { labels: cut.labels, samples: cut.samples } as WindowItem)
+      const e = cut.event
+      const file = path.join(ctx.mediaDir, o.dir, 'events', `e${String(e.sample).padStart(9, '0')}-${e.label.replace(/[^\w.-]/g, '_')}.png`)
+      const input = { samples: chosen.map((i) => cut.samples[i]), labels: chosen.map((i) => cut.labels[i]), fs: cut.fs, startSample: cut.startSample, startMs: cut.startMs, windowSec: cut.samples[0].length / cut.fs, markers: cut.markers, title: `${ctx.recordId} ${e.label}`, startTime }
+      draw({ t: 'png', input, options: stripOptions(o) }, file, { event: e })
     }
     async function* land(keep: number): AsyncGenerator<Item> {
       while (flight.length > keep) yield await flight.shift()!
@@ -76,13 +98,21 @@ export default defineStage<RenderStripOptions>({
           send(h)
           for await (const r of land(depth)) yield r
         }
+        for (const cut of picker?.push(item) ?? []) {
+          sendEvent(cut)
+          for await (const r of land(depth)) yield r
+        }
       }
       for (const h of hold.end()) {
         send(h)
         for await (const r of land(depth)) yield r
       }
+      for (const cut of picker?.end() ?? []) {
+        sendEvent(cut)
+        for await (const r of land(depth)) yield r
+      }
       for await (const r of land(0)) yield r
-      if (blocks > 0 && windows === 0) throw noWindows('render-strip')
+      if (o.windows && blocks > 0 && windows === 0) throw noWindows('render-strip')
     } finally {
       await Promise.allSettled(flight)
       await (pool as RenderPool | null)?.close()

@@ -11,6 +11,9 @@
 // its index); "accelerate" keeps every k-th frame, k chosen from the record's duration so the
 // whole record fits maxDurationSec (it cannot honour a byte limit, which is only known after
 // encoding, so it refuses one). The policy and k are recorded in each part's `render` item.
+// `clips` adds a short MP4 around each chosen beat or rhythm change (render-events.ts,
+// video-clips.ts): strips of clips.windowSec stepping by clips.stepSec across the event, so it
+// scrolls through; with `windows: false` only the clips are made and no segment stage is needed.
 // ffmpeg is looked up when the dataset is loaded, so a missing binary fails the run before any
 // record is read, with how to install it.
 import path from 'node:path'
@@ -24,6 +27,8 @@ import { pickLeads, stripOptionFields } from './render-options.ts'
 import { stripOptions, stripRequest } from './render-request.ts'
 import { noWindows } from './render-strip.ts'
 import { createVideoParts, type PartDone, type VideoParts } from './video-parts.ts'
+import { createEventPicker, eventOptionsSchema, type EventCut } from './render-events.ts'
+import { renderClip } from './video-clips.ts'
 import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
 
 const schema = z
@@ -44,6 +49,10 @@ const schema = z
     preset: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow']).default('veryfast'),
     /** File name under media/<recordId>/, without extension. */
     name: z.string().regex(/^[\w.-]+$/, 'a plain file name (letters, digits, . _ -)').default('video'),
+    /** Also a clip around each chosen event (media/<recordId>/clips/e<sample>-<label>.mp4), frames stepping by stepSec. */
+    clips: eventOptionsSchema.extend({ stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) }).optional(),
+    /** Encode the segment stage's windows into the record's video. */
+    windows: z.boolean().default(true),
     /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (filled in when the dataset is loaded). */
     ffmpeg: z.string().min(1).optional(),
   })
@@ -118,7 +127,27 @@ export default defineStage<RenderVideoOptions>({
         yield* land(depth)
       }
     }
+    const c = o.clips
+    const picker = c ? createEventPicker(c, o.markers, o.markerLagSec, c.windowSec / 2) : null
+    async function* clip(cuts: EventCut[]): AsyncGenerator<Item> {
+      for (const cut of cuts) {
+        const leads = pickLeads('render-video', o.leads, { labels: cut.labels, samples: cut.samples } as WindowItem)
+        pool ??= createRenderPool(o.threads, 'render-video')
+        const strip = stripOptions(o)
+        const size = stripSize(c!.windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...strip })
+        const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
+        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal })
+        ctx.count?.('video-frame', done.frames)
+        const span = cut.samples[0].length
+        yield {
+          kind: 'render', recordId: ctx.recordId, format: 'mp4', path: path.relative(ctx.runDir, done.file).split(path.sep).join('/'), bytes: done.bytes,
+          startSample: cut.startSample, endSample: cut.startSample + span, startMs: cut.startMs, endMs: cut.startMs + Math.round((span / cut.fs) * 1000),
+          leads: leads.map((i) => cut.labels[i]), event: cut.event, frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
+        } satisfies RenderItem
+      }
+    }
     async function* take(ready: HeldWindow[], last: boolean): AsyncGenerator<Item> {
+      if (!o.windows) return
       if (!plan) {
         early.push(...ready)
         if (early.length < 2 && !last) return
@@ -137,12 +166,14 @@ export default defineStage<RenderVideoOptions>({
         else if (item.kind === 'block') blocks++
         const ready = hold.push(item)
         if (ready.length) yield* take(ready, false)
+        if (picker) yield* clip(picker.push(item))
       }
       yield* take(hold.end(), true)
+      if (picker) yield* clip(picker.end())
       yield* land(0)
       const closed = await (parts as VideoParts | null)?.finish()
       if (closed) yield itemFor(closed)
-      if (blocks > 0 && windows === 0) throw noWindows('render-video')
+      if (o.windows && blocks > 0 && windows === 0) throw noWindows('render-video')
     } finally {
       await Promise.allSettled(flight.map((f) => f.frame))
       await (parts as VideoParts | null)?.abort()

@@ -67,3 +67,42 @@ async function rejected(p: Promise<unknown>): Promise<PipelineError> {
   expect(err).toBeInstanceOf(PipelineError)
   return err as PipelineError
 }
+
+describe('render-strip events', () => {
+  it('draws a strip of padSec either side of each reference V of record 208, at least minGapSec apart, equal to the strip of the same samples', async () => {
+    const input208 = await renderInput('208', 120)
+    const { items } = await runStage(renderStrip, input208, { options: { windows: false, dir: 'ev', events: { labels: ['V'], padSec: 5, minGapSec: 10 } } })
+    const renders = items.filter((i): i is RenderItem => i.kind === 'render')
+    // The reference Vs, thinned to one per 10 s (and none that could not be cut whole: all are).
+    const vs = input208.filter((i): i is BeatItem => i.kind === 'beat' && (i as BeatItem).source === 'reference' && (i as BeatItem).label === 'V')
+    const expected: number[] = []
+    for (const v of vs) if (!expected.length || v.sample - expected.at(-1)! >= 3600) expected.push(v.sample)
+    expect(expected.length).toBeGreaterThan(5)
+    expect(renders.map((r) => (r.event as { sample: number }).sample)).toEqual(expected)
+    const ctx = testContext(renderStrip, {}, { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, [])
+    const windows208 = input208.filter((i): i is WindowItem => i.kind === 'window')
+    const all = windows208[0].samples.map((_, l) => {
+      const x = new Float32Array(windows208.length * 3600)
+      windows208.forEach((w, k) => x.set(w.samples[l], k * 3600))
+      return x
+    })
+    for (const r of renders.slice(0, 3)) {
+      const e = r.event as { sample: number; label: string; timeMs: number }
+      expect(r.path).toBe(`media/rec/ev/events/e${String(e.sample).padStart(9, '0')}-V.png`)
+      expect([r.startSample, r.endSample]).toEqual([e.sample - 1800, e.sample + 1800])
+      const from = e.sample - 1800
+      const markers = input208.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= from && b.sample < from + 3600).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
+      expect(r.markers).toBe(markers.length)
+      const strip = drawStrip({ samples: all.map((x) => cut(x, from, 3600)), labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 5000), windowSec: 10, markers, title: 'rec V', startTime: null })
+      const png = decodePng(readFileSync(path.join(ctx.runDir, r.path)))
+      expect(Buffer.compare(Buffer.from(png.data), Buffer.from(strip.data))).toBe(0)
+    }
+  }, 60_000)
+})
+
+/** x[from, from + n), NaN outside x (as the ring gives what it does not hold). */
+function cut(x: Float32Array, from: number, n: number): Float32Array {
+  const out = new Float32Array(n).fill(NaN)
+  for (let i = Math.max(0, from); i < Math.min(x.length, from + n); i++) out[i - from] = x[i]
+  return out
+}

@@ -19,6 +19,7 @@ if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/ru
 if (!HAVE) console.warn('render-video tests skipped: no ffmpeg on PATH or FFMPEG_PATH (apt-get install -y ffmpeg)')
 
 const input = HAVE ? await renderInput('100', 60) : []
+const input208 = HAVE ? await renderInput('208', 90) : []
 const windows = input.filter((i): i is WindowItem => i.kind === 'window')
 const record = { id: 'rec', path: 'none', format: 'wfdb' as const, annotator: false as const, annotatorExplicit: false }
 const runDir = testContext(renderVideo, {}, record, []).runDir
@@ -58,6 +59,35 @@ describe.runIf(HAVE)('render-video', () => {
     const fast = renders((await runStage(renderVideo, input, { options: { name: 'fast', fps: 10, maxDurationSec: 0.3, policy: 'accelerate' } })).items)
     expect(fast.map((r) => [r.path, r.frames, r.keepEvery, r.speedX, r.policy])).toEqual([['media/rec/fast.mp4', 3, 2, 200, 'accelerate']])
     expect((await probeVideo(path.join(runDir, fast[0].path))).frames).toBe(3)
+  }, 60_000)
+
+  it('makes a clip around each reference V of record 208: the V scrolls across strips stepping by stepSec', async () => {
+    const { items } = await runStage(renderVideo, input208, { options: { windows: false, fps: 5, clips: { labels: ['V'], padSec: 2, stepSec: 1, windowSec: 4, minGapSec: 20 } } })
+    const clips = renders(items)
+    const vs = input208.filter((i): i is BeatItem => i.kind === 'beat' && (i as BeatItem).source === 'reference' && (i as BeatItem).label === 'V')
+    const expected: number[] = []
+    for (const v of vs) if (!expected.length || v.sample - expected.at(-1)! >= 20 * 360) expected.push(v.sample)
+    expect(clips.map((r) => (r.event as { sample: number }).sample)).toEqual(expected)
+    const size = stripSize(4, 2, DEFAULT_STRIP_OPTIONS)
+    const r = clips[1]
+    const e = r.event as { sample: number; timeMs: number }
+    expect(r).toMatchObject({ path: `media/rec/clips/e${String(e.sample).padStart(9, '0')}-V.mp4`, frames: 5, fps: 5, startSample: e.sample - 4 * 360, endSample: e.sample + 4 * 360, width: size.width, height: size.height })
+    expect((await probeVideo(path.join(runDir, r.path))).frames).toBe(5)
+    // The middle frame is the 4 s strip centred on the V.
+    const from = e.sample - 2 * 360
+    const windows208 = input208.filter((i): i is WindowItem => i.kind === 'window')
+    const samples = windows208[0].samples.map((_, l) => {
+      const x = new Float32Array(4 * 360)
+      for (let i = 0; i < x.length; i++) x[i] = windows208[Math.floor((from + i) / 3600)].samples[l][(from + i) % 3600]
+      return x
+    })
+    const markers = input208.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= from && b.sample < from + 4 * 360).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
+    const strip = drawStrip({ samples, labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 4000) + 2000, windowSec: 4, markers, title: 'rec V', startTime: null })
+    const frame = await decodeFrame(path.join(runDir, r.path), 2, size.width, size.height)
+    expect(darkShare(strip.data, frame)).toBeGreaterThan(0.9)
+    // ... and not the frame a step later.
+    const next = await decodeFrame(path.join(runDir, r.path), 3, size.width, size.height)
+    expect(darkShare(strip.data, next)).toBeLessThan(0.6)
   }, 60_000)
 
   it('refuses accelerate with a byte limit, and fps with speed, naming the option', () => {

@@ -1,0 +1,42 @@
+// The last few tens of seconds of a record's samples, per lead, for renders that are cut around
+// events rather than from the segment stage's windows (render-events.ts). Fixed capacity: the
+// oldest samples are overwritten, so memory does not grow with the record.
+import type { SampleBlock } from '../core/items.ts'
+
+export interface SampleRing {
+  push(block: SampleBlock): void
+  /** Samples [from, to) of each lead; NaN where they are not (or no longer) held. */
+  slice(from: number, to: number): Float32Array[]
+  /** One past the last sample pushed. */
+  readonly end: number
+}
+
+/** A ring of `capacity` samples per lead. */
+export function createSampleRing(capacity: number): SampleRing {
+  let leads: Float32Array[] = []
+  let end = 0
+  return {
+    get end() {
+      return end
+    },
+    push(block) {
+      const n = block.leads[0]?.length ?? 0
+      if (leads.length !== block.leads.length) leads = block.leads.map(() => new Float32Array(capacity).fill(NaN))
+      // A jump (a gap, or a first block not at 0) leaves NaN between.
+      if (block.startSample > end) for (const r of leads) for (let i = end; i < Math.min(block.startSample, end + capacity); i++) r[i % capacity] = NaN
+      block.leads.forEach((x, l) => {
+        const r = leads[l]
+        for (let i = Math.max(0, n - capacity); i < n; i++) r[(block.startSample + i) % capacity] = x[i]
+      })
+      end = block.startSample + n
+    },
+    slice(from, to) {
+      return leads.map((r) => {
+        const out = new Float32Array(Math.max(0, to - from)).fill(NaN)
+        const lo = Math.max(from, end - capacity, 0)
+        for (let i = lo; i < Math.min(to, end); i++) out[i - from] = r[i % capacity]
+        return out
+      })
+    },
+  }
+}
