@@ -55,8 +55,12 @@ describe.runIf(HAVE_FFMPEG)('the demo pipeline', () => {
       const textFile = readFileSync(path.join(out, `media/${id}/text.txt`), 'utf8')
       expect(text.reduce((n, r) => n + (r.bytes as number), 0)).toBe(Buffer.byteLength(textFile))
       expect(textFile.split('\n')[0]).toMatch(new RegExp(`^${text[0].leads} 00:00:00\\.000 360Hz: -?\\d+\\.\\d{3},`))
-      const strips = mine.filter((r) => r.format === 'png')
+      const strips = mine.filter((r) => r.format === 'png' && r.windowIndex !== undefined)
       expect(strips.map((r) => r.windowIndex)).toEqual(Array.from({ length: 30 }, (_, k) => 6 * k))
+      // Up to ten strips around reference PVCs, 10 s apart at least (record 208 has 992 PVCs).
+      const events = mine.filter((r) => r.format === 'png' && r.event).map((r) => r.event as { label: string; sample: number; source: string })
+      if (id === '208') expect(events).toHaveLength(10)
+      for (const [k, e] of events.entries()) expect(e.label === 'V' && e.source === 'reference' && (k === 0 || e.sample - events[k - 1].sample >= 3600)).toBe(true)
       const png = decodePng(readFileSync(path.join(out, strips[1].path as string)))
       expect([png.width, png.height]).toEqual([strips[1].width, strips[1].height])
       expect(strips[1].markers).toBeGreaterThan(10) // reference and detector beats of a minute's window
