@@ -5,7 +5,7 @@
 // /proc/<pid>/status VmHWM is polled every 10 ms (the last value read before it exits).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -19,12 +19,18 @@ export interface ChildMeasure {
   /** CPU seconds (user + system, all threads) with GNU time; NaN without it. */
   cpuSec: number
   rssMethod: 'gnu-time' | 'proc-vmhwm'
+  /**
+   * With `tree`: the largest sum of VmRSS over the child and all its descendants (pipeline plus
+   * ffmpeg), sampled every 50 ms, and each process name's own VmHWM. GNU time's %M is the largest
+   * single process among a child and its waited-for children, not their sum.
+   */
+  tree?: { peakSumBytes: number; peakByName: Record<string, number> }
   stdout: string
   stderr: string
 }
 
 /** Runs `cmd args` in `cwd`; rejects with the child's stderr when it exits non-zero. */
-export async function measureChild(cmd: string, args: string[], cwd: string): Promise<ChildMeasure> {
+export async function measureChild(cmd: string, args: string[], cwd: string, opts: { tree?: boolean } = {}): Promise<ChildMeasure> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'bench-time-'))
   const timeFile = path.join(tmp, 'time.txt')
   try {
@@ -42,12 +48,20 @@ export async function measureChild(cmd: string, args: string[], cwd: string): Pr
         if (m) hwm = Math.max(hwm, Number(m[1]) * 1024)
       }, () => undefined)
     }, 10)
+    const tree = opts.tree ? { peakSumBytes: 0, peakByName: {} as Record<string, number> } : undefined
+    let sampling = false
+    const treePoll = tree ? setInterval(() => {
+      if (sampling) return
+      sampling = true
+      sampleTree(child.pid!, tree).finally(() => (sampling = false))
+    }, 50) : null
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject)
       child.once('close', resolve)
     })
     const wallSec = (performance.now() - t0) / 1000
     if (poll) clearInterval(poll)
+    if (treePoll) clearInterval(treePoll)
     if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`)
     let peakRssBytes = hwm
     let cpuSec = NaN
@@ -57,7 +71,7 @@ export async function measureChild(cmd: string, args: string[], cwd: string): Pr
       peakRssBytes = kb * 1024
       cpuSec = user + sys
     }
-    return { wallSec, peakRssBytes, cpuSec, rssMethod: HAS_GNU_TIME ? 'gnu-time' : 'proc-vmhwm', stdout, stderr }
+    return { wallSec, peakRssBytes, cpuSec, rssMethod: HAS_GNU_TIME ? 'gnu-time' : 'proc-vmhwm', stdout, stderr, tree }
   } finally {
     await rm(tmp, { recursive: true, force: true })
   }
@@ -68,4 +82,30 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** Adds one sample of the RSS of `root` and its descendants to `tree` (Linux /proc). */
+async function sampleTree(root: number, tree: NonNullable<ChildMeasure['tree']>): Promise<void> {
+  const parent = new Map<number, number>()
+  for (const name of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name)) continue
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '')
+    const m = /\) \S (\d+)/.exec(stat) // the ppid follows the ")" that ends the command name
+    if (m) parent.set(Number(name), Number(m[1]))
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (p === root) return true
+    return false
+  }
+  let sum = 0
+  for (const pid of parent.keys()) {
+    if (!inTree(pid)) continue
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+    const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
+    const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
+    const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'
+    sum += rss
+    tree.peakByName[name] = Math.max(tree.peakByName[name] ?? 0, hwm)
+  }
+  tree.peakSumBytes = Math.max(tree.peakSumBytes, sum)
 }

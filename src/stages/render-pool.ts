@@ -6,7 +6,7 @@ import { startWorker, type WorkerClient } from './worker-engine.ts'
 import type { RenderRequest } from './render-worker.ts'
 
 export interface RenderPool {
-  /** Draws one strip in a worker: PNG bytes or RGBA pixels. */
+  /** Draws one strip in a worker: PNG bytes or RGBA pixels (into request.target, transferred, when given). */
   draw(request: RenderRequest): Promise<Uint8Array>
   close(): Promise<void>
 }
@@ -20,7 +20,7 @@ export function createRenderPool(threads: number, stage: string): RenderPool {
     draw(request) {
       const w = workers[turn]
       turn = (turn + 1) % workers.length
-      return w.ask(request)
+      return w.ask(request, request.target ? [request.target.buffer as ArrayBuffer] : [])
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()))

@@ -74,6 +74,7 @@ export default defineStage<RenderVideoOptions>({
     const hold = createWindowHold(o.markers, o.markerLagSec)
     const depth = 2 * o.threads
     const flight: { frame: Promise<Uint8Array>; window: WindowItem }[] = []
+    const spare: Uint8Array[] = [] // frame buffers back from ffmpeg, to draw the next frames into
     const early: HeldWindow[] = [] // the first windows, until the second one fixes the step
     let pool: RenderPool | null = null
     let parts: VideoParts | null = null
@@ -112,7 +113,9 @@ export default defineStage<RenderVideoOptions>({
     async function* land(keep: number): AsyncGenerator<Item> {
       while (flight.length > keep) {
         const f = flight.shift()!
-        const closed = await parts!.write(await f.frame, f.window)
+        const pixels = await f.frame
+        const closed = await parts!.write(pixels, f.window)
+        spare.push(pixels) // ffmpeg has taken its bytes: the next frame may be drawn into it
         ctx.count?.('video-frame')
         if (closed) yield itemFor(closed)
       }
@@ -121,7 +124,9 @@ export default defineStage<RenderVideoOptions>({
       for (const h of ready) {
         if (h.window.index % plan!.keepEvery !== 0) continue
         pool ??= createRenderPool(o.threads, 'render-video')
-        const frame = pool.draw(stripRequest('rgba', h, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec))
+        const request = stripRequest('rgba', h, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec)
+        request.target = spare.pop()
+        const frame = pool.draw(request)
         frame.catch(() => undefined) // awaited in order by land(); not unhandled meanwhile
         flight.push({ frame, window: h.window })
         yield* land(depth)

@@ -1,6 +1,7 @@
 // The worker-thread side of the render stages (render-pool.ts): draws a strip and answers with
 // its PNG bytes (render-strip) or its raw RGBA pixels (render-video's frames), transferred.
-import { drawStrip, type StripInput, type StripOptions } from '../render/draw-strip.ts'
+import { drawStrip, stripSize, type StripInput, type StripOptions } from '../render/draw-strip.ts'
+import { resolveStripOptions } from '../render/strip-layout.ts'
 import { encodePng } from '../render/png.ts'
 import { serveRequests } from './worker-serve.ts'
 
@@ -8,10 +9,16 @@ export interface RenderRequest {
   t: 'png' | 'rgba'
   input: StripInput
   options: Partial<StripOptions>
+  /** rgba: a frame buffer to draw into (transferred), one the stage got back from an earlier frame. */
+  target?: Uint8Array
 }
 
 serveRequests((m: RenderRequest) => {
-  const canvas = drawStrip(m.input, m.options)
+  // A video's frames go round between the stage and this thread in a few buffers, so the
+  // memory does not wait for the garbage collector to free a 2 MB frame each time.
+  const size = m.target ? stripSize(m.input.windowSec, m.input.samples.length, resolveStripOptions(m.options)) : null
+  const target = size && m.target!.length === size.width * size.height * 4 ? { ...size, data: m.target! } : undefined
+  const canvas = drawStrip(m.input, m.options, target)
   const bytes = m.t === 'png' ? encodePng(canvas) : canvas.data
   // A transfer takes the whole ArrayBuffer: copy what shares one (small Buffers come from a pool).
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)

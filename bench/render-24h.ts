@@ -1,0 +1,110 @@
+// The render benchmark of issue 4: `pipeline run` on lead 0 of the 24 h benchmark file
+// (build-tiled-edf.ts) with read -> segment (10 s) -> one render stage: (a) render-text, (b)
+// render-strip with one PNG per window (8,640), (c) render-video with one MP4 of a frame per
+// window (8,640 frames), and read -> segment alone as the yardstick for (a) ("text for 24 h at
+// least as fast as reading the file"). Each case is a child process (wall time, CPU time of it
+// and its children, ffmpeg included, from GNU time; peak RSS of the pipeline process, of ffmpeg
+// and of the two together, sampled from /proc every 50 ms by measure-child.ts); rounds are
+// interleaved and the median is reported; (a)-(c) also run on the 1 h file, to show that peak
+// RSS does not grow with duration. Writes results/render-24h.md, keeping its notes.
+//
+//   npx tsx bench/render-24h.ts [--runs 1] [--cases read,text,png,mp4,text-1h,png-1h,mp4-1h] [--threads 1]
+import { execFileSync } from 'node:child_process'
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
+import { measureChild, median } from './measure-child.ts'
+import { writeResultsKeepingNotes } from './results-file.ts'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, '..')
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '1' }, cases: { type: 'string', default: 'read,text,png,mp4,text-1h,png-1h,mp4-1h' }, threads: { type: 'string', default: '1' } } })
+const runs = Number(args.runs)
+const threads = Number(args.threads)
+const log = (s: string) => process.stderr.write(s + '\n')
+
+const CASES = [
+  { name: 'read', what: 'read -> segment (no render: the yardstick for text)', stage: null },
+  { name: 'text', what: '(a) read -> segment -> render-text (lead 0, mV, 3 decimals)', stage: '  - render-text' },
+  { name: 'png', what: '(b) read -> segment -> render-strip (one PNG per 10 s window)', stage: `  - {use: render-strip, options: {markers: none, threads: ${threads}}}` },
+  { name: 'mp4', what: '(c) read -> segment -> render-video (one MP4, a frame per 10 s window)', stage: `  - {use: render-video, options: {markers: none, threads: ${threads}}}` },
+]
+// The same on the 1 h file: peak RSS should not depend on the duration.
+const ALL = [...CASES.map((c) => ({ ...c, file: '24h', frames: 8640 })), ...CASES.filter((c) => c.stage).map((c) => ({ ...c, name: `${c.name}-1h`, what: `${c.what}, 1 h file`, file: '1h', frames: 360 }))]
+const SELECTED = ALL.filter((c) => args.cases!.split(',').includes(c.name))
+
+await ensureTiledFiles(log)
+execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+for (const c of SELECTED) {
+  const file = path.basename(TILED_FILES.find((f) => f.name === c.file)!.file)
+  const yaml = ['# written by bench/render-24h.ts', `name: render-${c.name}`, 'concurrency: {records: 1}', 'records:', `  - {id: day, path: ${file}, leads: [0]}`,
+    'stages:', '  - {use: read, options: {annotations: false}}', '  - segment', ...(c.stage ? [c.stage] : []), 'output:', '  exclude: [block, window]', '']
+  await writeFile(path.join(DATA_DIR, `render-${c.name}.yaml`), yaml.join('\n'))
+}
+
+interface Measured { inRun: number[]; wall: number[]; cpu: number[]; rss: number[]; ffmpeg: number[]; sum: number[]; outputs: string }
+const results = new Map<string, Measured>()
+for (let round = 1; round <= runs; round++) {
+  for (const c of SELECTED) {
+    const out = path.join(DATA_DIR, 'runs', `render-${c.name}`)
+    const m = await measureChild(process.execPath, [path.join(root, 'bin/pipeline.js'), 'run', path.join(DATA_DIR, `render-${c.name}.yaml`), '--out', out, '--restart'], root, { tree: true })
+    const events = (await readFile(path.join(out, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
+    const r = results.get(c.name) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], outputs: '' }
+    r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+    r.wall.push(m.wallSec)
+    r.cpu.push(m.cpuSec)
+    r.rss.push(m.tree!.peakByName.node ?? m.tree!.peakByName.MainThread ?? NaN)
+    r.ffmpeg.push(m.tree!.peakByName.ffmpeg ?? 0)
+    r.sum.push(m.tree!.peakSumBytes)
+    r.outputs = await describeOutputs(out)
+    results.set(c.name, r)
+    log(`round ${round}/${runs} ${c.name.padEnd(7)} in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${mb(r.rss.at(-1)!)} MB (ffmpeg ${mb(r.ffmpeg.at(-1)!)}, together ${mb(r.sum.at(-1)!)}); ${r.outputs}`)
+  }
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1e6).toFixed(0)
+}
+
+/** What a run wrote under media/: files, bytes, and the render items' frames. */
+async function describeOutputs(runDir: string): Promise<string> {
+  const media = path.join(runDir, 'media', 'day')
+  const files = await readdir(media, { recursive: true }).catch(() => [] as string[])
+  let bytes = 0
+  let count = 0
+  for (const f of files) {
+    const s = await stat(path.join(media, f))
+    if (s.isFile()) {
+      bytes += s.size
+      count++
+    }
+  }
+  const renders = await readFile(path.join(runDir, 'render.ndjson'), 'utf8').catch(() => '')
+  const frames = renders.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { frames?: number }).reduce((s, r) => s + (r.frames ?? 0), 0)
+  return count ? `${count} files, ${(bytes / 1e6).toFixed(1)} MB${frames ? `, ${frames} frames` : ''}` : 'no media files'
+}
+
+const rows = SELECTED.map((c) => {
+  const r = results.get(c.name)!
+  const inRun = median(r.inRun)
+  const perSec = /^(png|mp4)/.test(c.name) ? (c.frames / inRun).toFixed(1) : ''
+  return `| ${c.what} | ${inRun.toFixed(1)} | ${median(r.wall).toFixed(1)} | ${median(r.cpu).toFixed(1)} | ${perSec} | ${mb(Math.max(...r.rss))} / ${mb(Math.max(...r.ffmpeg))} / ${mb(Math.max(...r.sum))} | ${r.outputs} |`
+})
+const md = [
+  '# Rendering the 24 h benchmark file',
+  '',
+  `\`npx tsx bench/render-24h.ts --runs ${runs} --threads ${threads}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}).`,
+  `Median of ${runs} interleaved round(s). Lead 0 of the 24 h file (360 Hz), raw signal, 10 s windows (8,640), no beat markers. "In run" is run-start to run-end;`,
+  '"CPU" is user + system time of the pipeline process (all threads) and of ffmpeg, its child (GNU time). Peak RSS (the largest over the rounds): the pipeline process\'s own, ffmpeg\'s, and the largest sum of the two at one moment, sampled from /proc every 50 ms.',
+  'Targets (issue 4): the MP4 in under 3 minutes; peak RSS under 300 MB and independent of duration; text at least as fast as reading the file.',
+  '',
+  '| case | in run s | wall s | CPU s | frames/s | peak RSS MB: pipeline / ffmpeg / together | outputs |',
+  '|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+].join('\n')
+await writeResultsKeepingNotes(path.join(here, 'results/render-24h.md'), md)
+process.stdout.write(md)
