@@ -21,6 +21,11 @@ const MAX_VALUE_BYTES = 29
 const COMMA = Uint8Array.of(44)
 /** '000' to '999' as bytes. */
 const DIGITS3 = Uint8Array.from({ length: 3000 }, (_, i) => 48 + (Math.floor(Math.floor(i / 3) / 10 ** (2 - (i % 3))) % 10))
+// At 3 decimals a value below 10 (n = round(|v| * 1000) < 10000, nearly every ECG sample in mV)
+// is "q.fff": its first 4 bytes as one little-endian word and its last byte, by n. Two stores
+// instead of a division and five, in a loop of its own (formatRun3) with nothing else in it.
+const HEAD3 = Uint32Array.from({ length: 10_000 }, (_, n) => (48 + ((n / 1000) | 0)) | (46 << 8) | (DIGITS3[3 * (n % 1000)] << 16) | (DIGITS3[3 * (n % 1000) + 1] << 24))
+const LAST3 = Uint8Array.from({ length: 10_000 }, (_, n) => DIGITS3[3 * (n % 1000) + 2])
 
 /** Checks `decimals` (an integer 0-6) and returns it. */
 function checkDecimals(decimals: number): number {
@@ -46,10 +51,18 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
   const sepLen = separator.length
   const sep0 = separator[0]
   const inc = tally?.inc
+  // The loop of formatRun3 serves runs of values after a counted one, at 3 decimals with a 1-byte separator.
+  const run = d === 3 && sepLen === 1 ? { view: new DataView(out.buffer, out.byteOffset, out.byteLength), i: 0, tokens: 0 } : null
   let tokens = tally?.tokens ?? 0
   let pending = tally && tally.from >= 0 ? tally.from : at
   let adjust = tally && tally.from >= 0 ? tally.adjust : 0
   for (let i = 0; i < values.length; i++) {
+    if (run && i > 0 && (pending < 0 || !inc)) {
+      at = formatRun3(values, i, out, at, sep0, inc ?? NO_INC, run)
+      tokens += run.tokens
+      i = run.i
+      if (i === values.length) break
+    }
     const sepAt = at
     if (i > 0) {
       if (sepLen === 1) out[at++] = sep0
@@ -75,7 +88,8 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
     // The nearest integer, a tie up: s + 0.5 is exact too (s has no bits below 2^-45 where that
     // sum could round across an integer), so truncating it is toFixed's rounding.
     const n = (s + 0.5) | 0
-    if (v < 0 && n !== 0) out[at++] = 45 // '-'
+    const negative = v < 0 && n !== 0
+    if (negative) out[at++] = 45 // '-'
     let q = (n / p) | 0 // floor: n < 2^31 and p <= 1e6 keep the quotient off integer boundaries
     let f = n - q * p
     let digits = 1
@@ -107,7 +121,7 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
       at += d + 1
     }
     if (inc) {
-      if (pending < 0) tokens += inc[(v < 0 && n !== 0 ? 11 : 0) + digits]
+      if (pending < 0) tokens += inc[(negative ? 11 : 0) + digits]
       else {
         tokens += estimateTokens(out, pending, at) - adjust
         pending = -1
@@ -119,6 +133,39 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
     tally.from = pending
     tally.adjust = adjust
   }
+  return at
+}
+
+const NO_INC = new Int32Array(22)
+
+/**
+ * Writes values[from...] below 10 at 3 decimals, each after the 1-byte separator, until one that
+ * is not (left unwritten) or the end; returns the end, with in `run` where it stopped and the
+ * tokens the values add (inc by shape, see formatMvInto). The general loop costs 13-18 ns a value
+ * here, this one 7-10 (test data like an ECG, 8,640 windows of 3,600 values).
+ */
+function formatRun3(values: Float32Array, from: number, out: Uint8Array, at: number, sep: number, inc: Int32Array, run: { view: DataView; i: number; tokens: number }): number {
+  const view = run.view
+  const positive = inc[1]
+  const negative = inc[12]
+  let tokens = 0
+  let i = from
+  for (; i < values.length; i++) {
+    const v = values[i]
+    const s = Math.abs(v) * 1000 // exact (see the header)
+    if (!(s < 9999.5)) break // 10 or more once rounded, NaN, Infinity
+    const n = (s + 0.5) | 0 // toFixed's rounding (see formatMvInto)
+    out[at++] = sep
+    if (v < 0 && n !== 0) {
+      out[at++] = 45 // '-'
+      tokens += negative
+    } else tokens += positive
+    view.setUint32(at, HEAD3[n], true)
+    out[at + 4] = LAST3[n]
+    at += 5
+  }
+  run.i = i
+  run.tokens = tokens
   return at
 }
 

@@ -57,6 +57,20 @@ describe('formatMv', () => {
     }
   })
 
+  it('matches toFixed around the bounds of the 3-decimal loop for values below 10: every float32 near 10, and where |v| * 1000 passes multiples of 2^32', () => {
+    const near = (x: number, count: number) => {
+      const f = new Float32Array(1)
+      const u = new Uint32Array(f.buffer)
+      f[0] = x
+      return Array.from({ length: 2 * count + 1 }, (_, k) => ((u[0] = u[0] + (k === 0 ? -count : 1)), f[0]))
+    }
+    const bounds = [...near(9.9995, 2000), ...near(10, 200), ...near(4294967.296, 50), ...near(8589934.592, 50), ...near(0.0005, 50)]
+    // Each after a small value and a negative copy, so the loop (not the first value) meets them.
+    const values = Float32Array.from(bounds.flatMap((v) => [0.5, v, -v]))
+    for (let d = 0; d <= 6; d++) expectSame(values, d)
+    expectSame(values, 3, ', ')
+  })
+
   it('prints no sign on a result that rounds to zero, and NaN as NaN', () => {
     expect(formatMv(Float32Array.of(-0, -0.0004, -0.0005, NaN, -Infinity)).toString()).toBe('0.000,0.000,-0.001,NaN,-Infinity')
   })
