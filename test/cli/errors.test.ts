@@ -145,7 +145,7 @@ describe.concurrent('pipeline run: bad dataset files', () => {
   it('unknown stage name: E_STAGE_UNKNOWN listing the built-in stages', async () => {
     const file = dataset('stage.yaml', 'records:\n  - path: a.edf\nstages: [read, filterz]\n')
     const line = errorLine(await runCli(['run', file, '--out', at('out-stage')]), 'E_STAGE_UNKNOWN')
-    expect(line).toContain(`${file}:3: stages[1]: unknown stage "filterz"; built-in stages: annotate, clean, detect, quality, read, segment, summarize`)
+    expect(line).toContain(`${file}:3: stages[1]: unknown stage "filterz"; built-in stages: annotate, clean, detect, quality, read, render-strip, render-text, render-video, segment, summarize`)
   })
 
   it('a plugin module without a default export: E_PLUGIN', async () => {
