@@ -50,6 +50,16 @@ export async function createTextFile(file: string, opts: { signal?: AbortSignal 
 
   // Resolves once the descriptor is closed (or failed to open), whichever way the stream ended.
   const closed = new Promise<void>((resolve) => ws.once('close', resolve))
+  // Open before the first write: writes rarely wait now (HIGH_WATER), so a failing open is
+  // reported here by name, and the partial file is there from the start.
+  try {
+    await once(ws, 'ready', opts.signal ? { signal: opts.signal } : {})
+  } catch (err) {
+    ws.destroy()
+    await closed
+    if (failure === null) await rm(partial, { force: true }) // aborted: the open may have gone through
+    throw failure === null && (err as Error).name === 'AbortError' ? err : ioError('open', failure ?? err)
+  }
   return {
     file,
     get offset() {

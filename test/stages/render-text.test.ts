@@ -173,30 +173,26 @@ describe('createTextFile', () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'a/b/text.txt')
     const out = await createTextFile(file)
-    const chunk = Buffer.alloc(100_000, 48) // larger than the stream's buffer: write() waits for 'drain'
+    expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial']) // opened before the first write
+    const chunk = Buffer.alloc(1_500_000, 48) // larger than the stream's buffer (1 MiB): write() waits for 'drain'
     for (let k = 0; k < 5; k++) await out.write(chunk)
-    expect(out.offset).toBe(500_000)
+    expect(out.offset).toBe(7_500_000)
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial'])
     await out.close()
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt'])
-    expect(readFileSync(file).length).toBe(500_000)
+    expect(readFileSync(file).length).toBe(7_500_000)
     await out.abort() // after close: nothing to do, the file stays
     expect(existsSync(file)).toBe(true)
   })
 
-  it('turns a failing open into E_IO on close, without an unhandled error event, and leaves no file', async () => {
+  it('turns a failing open into E_IO when opening, without an unhandled error event, and leaves no file', async () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'text.txt')
     mkdirSync(`${file}.partial`) // opening it for writing fails (EISDIR)
-    const out = await createTextFile(file)
-    const err = await (async () => {
-      await out.write(Buffer.from('x'))
-      await new Promise((r) => setTimeout(r, 20))
-      await out.write(Buffer.from('y'))
-      await out.close()
-    })().then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
+    const err = await createTextFile(file).then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
     expect(err.code).toBe('E_IO')
-    expect(err.message).toMatch(/cannot write .*text\.txt\.partial: .*EISDIR/)
+    expect(err.message).toMatch(/cannot open .*text\.txt\.partial: .*EISDIR/)
+    expect(err.cause).toBeInstanceOf(Error)
     expect(existsSync(file)).toBe(false)
   })
 
