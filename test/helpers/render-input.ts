@@ -2,7 +2,7 @@
 // read -> annotate -> segment (10 s windows), run stage by stage in memory. Blocks past the cut
 // are dropped and the recording item says the cut's duration, so a video's policy works on it.
 import path from 'node:path'
-import type { Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
+import type { Item, RecordingItem, SampleBlock, WindowItem } from '../../src/core/items.ts'
 import annotate from '../../src/stages/annotate.ts'
 import segment from '../../src/stages/segment.ts'
 import { readRecord, recordSpec } from './read-record.ts'
@@ -26,4 +26,13 @@ export async function renderInput(name: string, seconds: number): Promise<Item[]
   })
   const annotated = await runStage(annotate, cut, { record: spec })
   return (await runStage(segment, annotated.items, { record: spec })).items
+}
+
+/** Record `name`'s 10 s windows (samples/mitdb/<name>, whole), as the segment stage makes them. */
+export async function windowsOf(name: string): Promise<WindowItem[]> {
+  const spec = recordSpec(path.join(ROOT, 'samples/mitdb', name), { id: name })
+  const { items } = await readRecord(spec)
+  const out: WindowItem[] = []
+  for (const item of (await runStage(segment, items, { record: spec })).items) if (item.kind === 'window') out.push(item as WindowItem)
+  return out
 }

@@ -12,3 +12,13 @@ export function thrown(fn: () => unknown): PipelineError {
   }
   throw new Error('expected a PipelineError, nothing was thrown')
 }
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p
+  } catch (err) {
+    return err as Error
+  }
+  throw new Error('expected a rejection')
+}

@@ -1,30 +1,14 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getEncoding } from 'js-tiktoken'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { writeWindowText } from '../../src/stages/render-text.ts'
 import { createResampler } from '../../src/render/resample.ts'
-import segment from '../../src/stages/segment.ts'
-import type { Item, WindowItem } from '../../src/core/items.ts'
-import { readRecord, recordSpec } from '../helpers/read-record.ts'
-import { testContext } from '../helpers/stage-context.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { windowsOf } from '../helpers/render-input.ts'
 
 const enc = (s: string) => new TextEncoder().encode(s)
 const cl100k = getEncoding('cl100k_base')
 const o200k = getEncoding('o200k_base')
 
-/** Record 100's 10 s windows, as the segment stage makes them. */
-async function windows100(): Promise<WindowItem[]> {
-  const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
-  const { items } = await readRecord(spec)
-  async function* from() {
-    yield* items
-  }
-  const out: WindowItem[] = []
-  for await (const item of segment.transform(from(), testContext(segment, {}, spec, []))) if (item.kind === 'window') out.push(item as WindowItem)
-  return out
-}
 
 describe('estimateTokens', () => {
   it('counts the pre-tokens of cl100k_base on small texts', () => {
@@ -39,7 +23,7 @@ describe('estimateTokens', () => {
   })
 
   it('is exact on record 100 as render-text writes it (both leads, 3 decimals; and at 100 Hz), for cl100k_base and o200k_base', async () => {
-    const ws = await windows100()
+    const ws = await windowsOf('100')
     expect(ws).toHaveLength(180)
     const to100 = createResampler(360, 100)
     const sep = enc(',')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { rng } from '../helpers/seeded-random.ts'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 
 // toFixed with the one documented difference: a result that rounds to zero has no sign.
@@ -9,17 +10,6 @@ const reference = (v: number, d: number) => {
 const expectSame = (values: Float32Array, d: number, sep = ',') =>
   expect(formatMv(values, d, sep).toString('latin1')).toBe(Array.from(values, (v) => reference(v, d)).join(sep))
 
-// A seeded generator, so a failure can be reproduced.
-function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const EDGES = [
   0, -0, 0.0005, -0.0005, 0.0015, 0.0025, 1.0005, -1.0005, 0.5, 1.5, 2.5, -2.5, 0.125, -0.125, 0.0625, 1e-7, -1e-7,

@@ -1,41 +1,16 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 import { createTokenTally, settleTally } from '../../src/render/text-tokens.ts'
 import { createResampler } from '../../src/render/resample.ts'
 import { writeWindowText, type WindowText } from '../../src/stages/render-text.ts'
-import segment from '../../src/stages/segment.ts'
 import type { WindowItem } from '../../src/core/items.ts'
-import { readRecord, recordSpec } from '../helpers/read-record.ts'
-import { testContext } from '../helpers/stage-context.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { windowsOf } from '../helpers/render-input.ts'
+import { rng } from '../helpers/seeded-random.ts'
 
 const enc = (s: string) => Buffer.from(s, 'utf8')
 
-/** Record 100's 10 s windows, as the segment stage makes them. */
-async function windows100(): Promise<WindowItem[]> {
-  const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
-  const { items } = await readRecord(spec)
-  async function* from() {
-    yield* items
-  }
-  const out: WindowItem[] = []
-  for await (const item of segment.transform(from(), testContext(segment, {}, spec, []))) if (item.kind === 'window') out.push(item as WindowItem)
-  return out
-}
 
-// A seeded generator, so a failure can be reproduced.
-function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** writeWindowText counted while formatting equals the bytes and the estimateTokens count of the scan. */
 function expectSameAsScan(w: WindowText, decimals: number, separator: string, what: string) {
@@ -56,7 +31,7 @@ const CONFIGS: [number, string][] = [[3, ','], [2, ', '], [4, ' '], [0, ';'], [6
 
 describe('counting tokens while formatting (text-tokens)', () => {
   it('equals estimateTokens on every window of record 100 (both leads) for several decimals and separators, at 360 Hz and resampled to 100 Hz', async () => {
-    const ws = await windows100()
+    const ws = await windowsOf('100')
     expect(ws).toHaveLength(180)
     const to100 = createResampler(360, 100)
     let total = 0

@@ -5,6 +5,7 @@ import { PipelineError } from '../../src/core/errors.ts'
 import { checkFfmpeg, findFfmpeg, requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { ffmpegTools, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { thrown } from '../helpers/thrown.ts'
+import { rejection } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 /** A shell script standing in for ffmpeg (or ffprobe) in `dir`. */
@@ -16,14 +17,6 @@ function fakeTool(dir: string, name: string, body: string, mode = 0o755): string
   return file
 }
 
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (err) {
-    return err as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 const signal = new AbortController().signal
 

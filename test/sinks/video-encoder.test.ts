@@ -7,6 +7,7 @@ import { isProcessAlive } from '../../src/core/process-alive.ts'
 import { requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { createVideoEncoder, type VideoEncoder, type VideoEncoderOptions } from '../../src/sinks/video-encoder.ts'
 import { decodeFrame, probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
+import { rejection } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const W = 320
@@ -30,15 +31,6 @@ function meanAbsError(a: Uint8Array, b: Uint8Array): number[] {
   return sum.map((s) => s / (a.length / 4))
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (err) {
-    return err as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 /** Writes frames until one is refused (ffmpeg may take a few before it fails), at most `max`. */
 async function writeUntilRejected(enc: VideoEncoder, max = 200): Promise<Error> {
