@@ -4,7 +4,6 @@ import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.t
 import { createTokenTally, settleTally } from '../../src/render/text-tokens.ts'
 import { createResampler } from '../../src/render/resample.ts'
 import { writeWindowText, type WindowText } from '../../src/stages/render-text.ts'
-import type { WindowItem } from '../../src/core/items.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 import { rng } from '../helpers/seeded-random.ts'
 
