@@ -52,7 +52,8 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
   let taken = 0
   const half = () => Math.round((o.padSec + extraSec) * fs)
   const take = (e: EventCut['event'], out: EventCut[]) => {
-    if (taken >= o.max || e.sample - last < o.minGapSec * fs) return
+    // (minGapSec 0 and source all: the same beat from both sources is taken once.)
+    if (taken >= o.max || e.sample - last < o.minGapSec * fs || (e.sample === last && taken > 0)) return
     last = e.sample
     taken++
     const from = e.sample - half()
@@ -62,7 +63,8 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
   const release = (final: boolean): EventCut[] => {
     const out: EventCut[] = []
     while (pending.length && (final || pending[0].sample + half() + lagSec * fs <= ring!.end)) take(pending.shift()!, out)
-    const keepFrom = (pending[0]?.sample ?? ring?.end ?? 0) - half()
+    // A beat (event or marker) may come lagSec after its samples: keep that far back too.
+    const keepFrom = Math.min(pending[0]?.sample ?? Infinity, (ring?.end ?? 0) - lagSec * fs) - half()
     if (beats.length > 64 && beats[0].sample < keepFrom) beats = beats.filter((b) => b.sample >= keepFrom)
     return out
   }
@@ -79,12 +81,22 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
         const a = item as AnnotationItem
         const rhythm = a.symbol === '+' && a.aux.startsWith('(') ? a.aux.slice(1).trim() : ''
         if (rhythm && wanted.has(rhythm) && source('reference')) insert(pending, { sample: a.sample, timeMs: a.timeMs, label: rhythm, source: 'reference', kind: 'rhythm' })
+      } else if (item.kind === 'gap') {
+        // Samples run on across an EDF+D gap without a jump in their numbers: cut what is due
+        // with the samples before it, and start a fresh ring (NaN before the gap) after it, so no
+        // strip joins the two sides.
+        const out = ring ? release(true) : []
+        ring = null
+        return out
       } else if (item.kind === 'block') {
         const b = item as SampleBlock
-        if (!ring) {
+        const n = b.leads[0]?.length ?? 0
+        // Enough for a cut, the lag, and a whole block that may arrive before an event is due.
+        const capacity = Math.ceil((2 * (o.padSec + extraSec) + lagSec) * b.fs) + 2 * n
+        if (!ring || ring.capacity < capacity) {
           fs = b.fs
           labels = b.labels
-          ring = createSampleRing(Math.ceil((2 * (o.padSec + extraSec) + lagSec + 60) * fs))
+          ring = ring ? ring.grown(capacity) : createSampleRing(capacity)
         }
         ring.push(b)
         return release(false)
@@ -95,9 +107,15 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
   }
 }
 
-// Events arrive nearly in order (a rhythm item when its episode closes): keep the list sorted.
+// Events arrive nearly in order (a detector beat a chunk after its samples): keep the list sorted.
 function insert(list: EventCut['event'][], e: EventCut['event']): void {
   let i = list.length
   while (i > 0 && list[i - 1].sample > e.sample) i--
   list.splice(i, 0, e)
+}
+
+/** An event's file name (no extension): e<sample>-<label>, plus -<source> when both sources are rendered. */
+export function eventFileName(e: EventCut['event'], source: EventOptions['source']): string {
+  const label = e.label.replace(/[^\w.-]/g, '_')
+  return `e${String(e.sample).padStart(9, '0')}-${label}${source === 'all' ? `-${e.source}` : ''}`
 }

@@ -7,6 +7,9 @@
 import type { BeatItem, Item, SampleBlock, WindowItem } from '../core/items.ts'
 import type { StripMarker } from '../render/draw-strip.ts'
 
+// The segment stage's longest window, in seconds.
+const MAX_WINDOW_SEC = 3600
+
 export interface HeldWindow {
   window: WindowItem
   markers: StripMarker[]
@@ -23,11 +26,14 @@ export interface WindowHold {
 export function createWindowHold(which: 'all' | 'detector' | 'reference' | 'none', lagSec: number): WindowHold {
   const windows: WindowItem[] = []
   let beats: StripMarker[] = []
-  const release = (upTo: number): HeldWindow[] => {
+  let longest = 0 // samples of the longest window seen: beats may come before their window does
+  const release = (upTo: number, fs: number): HeldWindow[] => {
     const out: HeldWindow[] = []
     while (windows.length && windowEnd(windows[0]) + lagSec * windows[0].fs <= upTo) out.push(withMarkers(windows.shift()!))
-    // Beats before the oldest window still held can no longer be drawn.
-    const from = windows[0]?.startSample ?? upTo
+    // Beats before the oldest window still held can no longer be drawn; with none held, beats
+    // of a window still to come reach back at most its length and the lag.
+    // (Before the first window, its length is not known: the segment stage's longest, an hour.)
+    const from = windows[0]?.startSample ?? upTo - (longest || MAX_WINDOW_SEC * fs) - lagSec * fs
     if (beats.length && beats[0].sample < from) beats = beats.filter((b) => b.sample >= from)
     return out
   }
@@ -38,7 +44,9 @@ export function createWindowHold(which: 'all' | 'detector' | 'reference' | 'none
   return {
     push(item) {
       if (item.kind === 'window') {
-        windows.push(item as WindowItem)
+        const w = item as WindowItem
+        windows.push(w)
+        longest = Math.max(longest, w.lengthSamples)
         return []
       }
       if (item.kind === 'beat') {
@@ -46,7 +54,7 @@ export function createWindowHold(which: 'all' | 'detector' | 'reference' | 'none
         if (which === 'all' || which === b.source) beats.push({ sample: b.sample, label: b.label, source: b.source })
         return []
       }
-      if (item.kind === 'block' && windows.length) return release((item as SampleBlock).startSample)
+      if (item.kind === 'block') return release((item as SampleBlock).startSample, (item as SampleBlock).fs)
       return []
     },
     end() {

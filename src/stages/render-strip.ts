@@ -19,7 +19,7 @@ import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
 import { pickLeads, stripOptionFields } from './render-options.ts'
 import { stripOptions, stripRequest } from './render-request.ts'
-import { createEventPicker, eventOptionsSchema, type EventCut } from './render-events.ts'
+import { createEventPicker, eventFileName, eventOptionsSchema, type EventCut } from './render-events.ts'
 import type { RenderRequest } from './render-worker.ts'
 import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
 
@@ -80,7 +80,7 @@ export default defineStage<RenderStripOptions>({
     const sendEvent = (cut: EventCut) => {
       const chosen = leads ?? pickLeads('render-strip', o.leads, { labels: cut.labels, samples: cut.samples } as WindowItem)
       const e = cut.event
-      const file = path.join(ctx.mediaDir, o.dir, 'events', `e${String(e.sample).padStart(9, '0')}-${e.label.replace(/[^\w.-]/g, '_')}.png`)
+      const file = path.join(ctx.mediaDir, o.dir, 'events', `${eventFileName(e, o.events!.source)}.png`)
       const input = { samples: chosen.map((i) => cut.samples[i]), labels: chosen.map((i) => cut.labels[i]), fs: cut.fs, startSample: cut.startSample, startMs: cut.startMs, windowSec: cut.samples[0].length / cut.fs, markers: cut.markers, title: `${ctx.recordId} ${e.label}`, startTime }
       draw({ t: 'png', input, options: stripOptions(o) }, file, { event: e })
     }
@@ -94,7 +94,7 @@ export default defineStage<RenderStripOptions>({
         if (item.kind === 'recording') startTime = (item as RecordingItem).startTime
         if (item.kind === 'window') windows++
         if (item.kind === 'block') blocks++
-        for (const h of hold.push(item)) {
+        for (const h of o.windows ? hold.push(item) : []) {
           send(h)
           for await (const r of land(depth)) yield r
         }
@@ -103,7 +103,7 @@ export default defineStage<RenderStripOptions>({
           for await (const r of land(depth)) yield r
         }
       }
-      for (const h of hold.end()) {
+      for (const h of o.windows ? hold.end() : []) {
         send(h)
         for await (const r of land(depth)) yield r
       }

@@ -89,7 +89,7 @@ export default defineStage<RenderVideoOptions>({
       const windowSec = a.lengthSamples / a.fs
       const stepSec = b ? (b.startSample - a.startSample) / a.fs : windowSec
       const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
-      const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps)) : Infinity
+      const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps + 1e-9)) : Infinity // 4.6 s x 25 fps is 114.999...
       const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1
       const leads = pickLeads('render-video', o.leads, a)
       const split = o.policy === 'split' && (Number.isFinite(maxFrames) || o.maxBytes !== undefined)
@@ -141,7 +141,7 @@ export default defineStage<RenderVideoOptions>({
         const strip = stripOptions(o)
         const size = stripSize(c!.windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...strip })
         const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
-        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal })
+        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal, source: c!.source })
         ctx.count?.('video-frame', done.frames)
         const span = cut.samples[0].length
         yield {
@@ -169,11 +169,11 @@ export default defineStage<RenderVideoOptions>({
         if (item.kind === 'recording') ({ startTime, durationSec } = item as RecordingItem)
         else if (item.kind === 'window') windows++
         else if (item.kind === 'block') blocks++
-        const ready = hold.push(item)
+        const ready = o.windows ? hold.push(item) : []
         if (ready.length) yield* take(ready, false)
         if (picker) yield* clip(picker.push(item))
       }
-      yield* take(hold.end(), true)
+      yield* take(o.windows ? hold.end() : [], true)
       if (picker) yield* clip(picker.end())
       yield* land(0)
       const closed = await (parts as VideoParts | null)?.finish()

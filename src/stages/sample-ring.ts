@@ -9,6 +9,9 @@ export interface SampleRing {
   slice(from: number, to: number): Float32Array[]
   /** One past the last sample pushed. */
   readonly end: number
+  readonly capacity: number
+  /** A ring of `capacity` samples holding what this one holds. */
+  grown(capacity: number): SampleRing
 }
 
 /** A ring of `capacity` samples per lead. */
@@ -19,10 +22,17 @@ export function createSampleRing(capacity: number): SampleRing {
     get end() {
       return end
     },
+    capacity,
+    grown(bigger) {
+      const next = createSampleRing(bigger)
+      const from = Math.max(0, end - capacity)
+      if (leads.length) next.push({ kind: 'block', recordId: '', fs: 0, labels: [], startSample: from, leads: this.slice(from, end) })
+      return next
+    },
     push(block) {
       const n = block.leads[0]?.length ?? 0
       if (leads.length !== block.leads.length) leads = block.leads.map(() => new Float32Array(capacity).fill(NaN))
-      // A jump (a gap, or a first block not at 0) leaves NaN between.
+      // A jump in sample numbers (a first block not at 0, a missing stretch) leaves NaN between.
       if (block.startSample > end) for (const r of leads) for (let i = end; i < Math.min(block.startSample, end + capacity); i++) r[i % capacity] = NaN
       block.leads.forEach((x, l) => {
         const r = leads[l]

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { StripOptions } from '../render/draw-strip.ts'
 import { createVideoEncoder, type VideoEncoder } from '../sinks/video-encoder.ts'
-import type { EventCut } from './render-events.ts'
+import { eventFileName, type EventCut, type EventOptions } from './render-events.ts'
 import type { RenderPool } from './render-pool.ts'
 
 export interface ClipOptions {
@@ -25,12 +25,13 @@ export interface ClipOptions {
   title: string
   startTime: string | null
   signal: AbortSignal
+  source: EventOptions['source']
 }
 
 /** Encodes the clip of `cut` (cut with padSec + windowSec/2 either side); resolves with its file, size and frames. */
 export async function renderClip(cut: EventCut, leads: number[], pool: RenderPool, o: ClipOptions): Promise<{ file: string; bytes: number; frames: number }> {
   const e = cut.event
-  const file = path.join(o.dir, `e${String(e.sample).padStart(9, '0')}-${e.label.replace(/[^\w.-]/g, '_')}.mp4`)
+  const file = path.join(o.dir, `${eventFileName(e, o.source)}.mp4`)
   await mkdir(o.dir, { recursive: true })
   const width = Math.round(o.windowSec * cut.fs)
   const step = o.stepSec * cut.fs

@@ -48,6 +48,7 @@ describe.runIf(HAVE)('render-video in a run', () => {
     expect(first.stderr).toMatch(/ffmpeg/)
     const failed = linesOf(path.join(out, 'progress.ndjson')).find((e) => e.t === 'record-failed')
     expect(failed).toMatchObject({ recordId: 'r208', code: 'E_FFMPEG' })
+    expect(String(failed!.message)).toMatch(/ffmpeg exited with signal SIGKILL while encoding .*video\.mp4/)
     expect(processesWith(partial)).toEqual([])
     expect(readdirSync(path.join(out, 'media/r208')).filter((f) => f.includes('partial'))).toEqual([])
     const second = await runCli(['run', file, '--out', out])
