@@ -7,8 +7,8 @@
 // few frames whatever the record's length.
 // Limits: with `maxDurationSec` and/or `maxBytes` a record that exceeds them follows `policy`:
 // "split" closes the part and starts a numbered next one (video-part001.mp4, ...; a byte limit is
-// checked every 10 frames against the growing file, so a part can pass it by that much plus
-// its index); "accelerate" keeps every k-th frame, k chosen from the record's duration so the
+// checked every 10 frames against the growing file, and x264 holds back its look-ahead before
+// writing, so a part can pass the limit by some 20 frames plus its index); "accelerate" keeps every k-th frame, k chosen from the record's duration so the
 // whole record fits maxDurationSec (it cannot honour a byte limit, which is only known after
 // encoding, so it refuses one). The policy and k are recorded in each part's `render` item.
 // `clips` adds a short MP4 around each chosen beat or rhythm change (render-events.ts,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import type { BeatItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
 import renderVideo from '../../src/stages/render-video.ts'
+import segment from '../../src/stages/segment.ts'
 import { DEFAULT_STRIP_OPTIONS, drawStrip, stripSize } from '../../src/render/draw-strip.ts'
 import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { decodeFrame, probeVideo } from '../helpers/ffprobe.ts'
@@ -88,6 +89,24 @@ describe.runIf(HAVE)('render-video', () => {
     // ... and not the frame a step later.
     const next = await decodeFrame(path.join(runDir, r.path), 3, size.width, size.height)
     expect(darkShare(strip.data, next)).toBeLessThan(0.6)
+  }, 60_000)
+
+  it('splits on maxBytes into contiguous numbered parts, closing a part at a 10-frame check once its file has reached the limit', async () => {
+    // 30 s windows stepping by 1 s: 31 frames. x264 holds back its look-ahead, so the file
+    // reaches 1000 bytes only some frames after they were written.
+    const stepped = (await runStage(segment, input.filter((i) => i.kind !== 'window'), { options: { window: 30, step: 1 } })).items
+    const parts = renders((await runStage(renderVideo, stepped, { options: { name: 'bytes', fps: 5, maxBytes: 1000, leads: ['MLII'] } })).items)
+    expect(parts.length).toBeGreaterThanOrEqual(2)
+    expect(parts.map((r) => r.path)).toEqual(parts.map((_, k) => `media/rec/bytes-part${String(k + 1).padStart(3, '0')}.mp4`))
+    expect(parts.reduce((n, r) => n + (r.frames as number), 0)).toBe(31)
+    for (const [k, r] of parts.entries()) {
+      expect((await probeVideo(path.join(runDir, r.path))).frames).toBe(r.frames)
+      if (k < parts.length - 1) {
+        expect((r.frames as number) % 10).toBe(0)
+        expect(r.bytes).toBeGreaterThan(1000)
+      }
+      if (k > 0) expect(r.startSample).toBe(parts[k - 1].startSample + (parts[k - 1].frames as number) * 360)
+    }
   }, 60_000)
 
   it('refuses accelerate with a byte limit, and fps with speed, naming the option', () => {
