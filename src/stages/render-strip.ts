@@ -9,6 +9,7 @@
 // media/<recordId>/strips/events/e<sample>-<label>.png, cut from a ring of recent blocks, so
 // with `windows: false` no segment stage is needed. Every item passes through unchanged; the
 // render items follow what they show by up to `markerLagSec` (+ padSec) of signal (render-hold.ts).
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import { PipelineError } from '../core/errors.ts'
@@ -114,7 +115,9 @@ export default defineStage<RenderStripOptions>({
       for await (const r of land(0)) yield r
       if (o.windows && blocks > 0 && windows === 0) throw noWindows('render-strip')
     } finally {
-      await Promise.allSettled(flight)
+      // Strips still in flight when the stream stops early (an error, an abort, a consumer that
+      // stopped) never got their item: their files go too, so no image is left without a line.
+      for (const r of await Promise.allSettled(flight)) if (r.status === 'fulfilled') await rm(path.join(ctx.runDir, r.value.path), { force: true })
       await (pool as RenderPool | null)?.close()
     }
   },

@@ -51,6 +51,20 @@ describe('render-strip', () => {
     expect(png.height).toBe(stripSize(10, 1, DEFAULT_STRIP_OPTIONS).height)
   }, 60_000)
 
+  it('leaves no strip without its item when the consumer stops early', async () => {
+    const ctx = testContext(renderStrip, { dir: 'stopped' }, { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, [])
+    async function* source() {
+      yield* input
+    }
+    const got: RenderItem[] = []
+    for await (const item of renderStrip.transform(source(), ctx)) {
+      if (item.kind !== 'render') continue
+      got.push(item as RenderItem)
+      if (got.length === 2) break // strips 2 and 3 are in flight now
+    }
+    expect(readdirSync(path.join(ctx.mediaDir, 'stopped')).sort()).toEqual(got.map((r) => path.basename(r.path)))
+  }, 60_000)
+
   it('names a lead that is not there, and a missing segment stage', async () => {
     const badLead = await rejected(runStage(renderStrip, input, { options: { leads: ['V9'] } }))
     expect(badLead).toMatchObject({ code: 'E_CONFIG_VALUE' })
