@@ -73,6 +73,8 @@ export interface WindowItem {
   startMs: number
   fs: number
   lengthSamples: number
+  /** Samples from one window's start to the next one's (the segment stage's step). */
+  stepSamples?: number
   labels: string[]
   samples: Float32Array[]
 }

@@ -87,7 +87,8 @@ export default defineStage<RenderVideoOptions>({
     // The first two windows fix the frame size (window length) and the step, hence fps and k.
     const setUp = (a: WindowItem, b: WindowItem | undefined) => {
       const windowSec = a.lengthSamples / a.fs
-      const stepSec = b ? (b.startSample - a.startSample) / a.fs : windowSec
+      // The window's own step (a gap between the first two windows would make their distance lie).
+      const stepSec = (a.stepSamples ?? (b ? b.startSample - a.startSample : a.lengthSamples)) / a.fs
       const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
       const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps + 1e-9)) : Infinity // 4.6 s x 25 fps is 114.999...
       const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1

@@ -19,7 +19,7 @@ export type SegmentOptions = z.infer<typeof schema>
 
 export default defineStage<SegmentOptions>({
   name: 'segment',
-  version: 1,
+  version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const { window, partial } = ctx.options
@@ -32,7 +32,7 @@ export default defineStage<SegmentOptions>({
     const toItem = (startSample: number, samples: Float32Array[]): WindowItem => ({
       kind: 'window', recordId: ctx.recordId, index: index++, startSample,
       startMs: Math.round((startSample / fs) * 1000 + gapMs), fs,
-      lengthSamples: samples[0].length, labels, samples,
+      lengthSamples: samples[0].length, stepSamples: Math.round(step * fs), labels, samples,
     })
     for await (const item of source as AsyncIterable<Item>) {
       yield item

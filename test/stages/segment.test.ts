@@ -32,6 +32,8 @@ describe('segment stage', () => {
     const w = windows(items)
     expect(w.map((x) => x.startSample)).toEqual([0, 500, 1000, 1500, 2000])
     expect(w.at(-1)!.lengthSamples).toBe(500)
+    // Each window says its step, which a gap would hide from the distance between windows.
+    expect(w.map((x) => x.stepSamples)).toEqual([500, 500, 500, 500, 500])
   })
 
   it('never lets a window straddle a gap, and counts gap time in startMs', async () => {
