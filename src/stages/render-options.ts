@@ -1,8 +1,9 @@
 // Options that render-strip and render-video share (issue 4): which leads, the paper's scale and
-// the markers; each stage adds its own next to its code.
+// the markers; each stage adds its own next to its code. Also what all three render stages
+// share: picking the leads, and the error for a stage that got no windows.
+import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { z } from '../core/stage-options.ts'
-import type { WindowItem } from '../core/items.ts'
 
 export const stripOptionFields = {
   /** Leads to draw, by index among the window's leads or by label (default: every lead). */
@@ -29,14 +30,32 @@ export const stripOptionFields = {
 
 export type StripOptionValues = { leads?: (number | string)[]; speedMmPerS: number; gainMmPerMv: number; pxPerMm: number; leadHeightMm: number; markers: 'all' | 'detector' | 'reference' | 'none'; markerLagSec: number; threads: number }
 
-/** The indices of the leads to draw from a window, or an error naming the option and the choices. */
-export function pickLeads(stage: string, wanted: (number | string)[] | undefined, window: WindowItem): number[] {
-  if (!wanted) return window.labels.map((_, i) => i)
+/**
+ * The indices of the leads a render stage wants among `labels` (a window's or a cut's; all of
+ * them when `wanted` is absent), or an error naming the stage's option and the choices.
+ */
+export function pickLeads(stage: string, wanted: (number | string)[] | undefined, labels: string[]): number[] {
+  if (!wanted) return labels.map((_, i) => i)
   return wanted.map((w) => {
-    const i = typeof w === 'number' ? w : window.labels.indexOf(w)
-    if (i < 0 || i >= window.samples.length) {
-      throw new PipelineError('E_CONFIG_VALUE', `${stage}: lead ${JSON.stringify(w)} is not among the record's leads [${window.labels.join(', ')}]; set "leads" to indices from 0 to ${window.samples.length - 1} or those labels`, { field: 'leads' })
+    const i = typeof w === 'number' ? w : labels.indexOf(w)
+    if (i < 0 || i >= labels.length) {
+      throw new PipelineError('E_CONFIG_VALUE', `${stage}: option "leads": lead ${JSON.stringify(w)} is not among the record's leads [${labels.join(', ')}]; use those labels or indices from 0 to ${labels.length - 1}`, { field: 'leads' })
     }
     return i
   })
+}
+
+/** The error for a render stage that saw samples but no windows. */
+export function noWindows(stage: string): PipelineError {
+  return new PipelineError('E_CONFIG_VALUE', `${stage}: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, ${stage}])`, { field: 'stages' })
+}
+
+/** A media file's path as render items give it: relative to the run directory, with "/". */
+export function runPath(runDir: string, file: string): string {
+  return path.relative(runDir, file).split(path.sep).join('/')
+}
+
+/** Where `samples` samples at `fs` from `startMs` end, in ms. */
+export function endMs(startMs: number, samples: number, fs: number): number {
+  return startMs + Math.round((samples / fs) * 1000)
 }

@@ -1,6 +1,7 @@
 // What a render stage sends its worker for one window (render-worker.ts): the chosen leads'
 // samples, the window's place in the record and its markers, and the paper's options.
 import type { StripOptions } from '../render/draw-strip.ts'
+import { resolveStripOptions } from '../render/strip-layout.ts'
 import type { HeldWindow } from './render-hold.ts'
 import type { StripOptionValues } from './render-options.ts'
 import type { RenderRequest } from './render-worker.ts'
@@ -19,7 +20,7 @@ export function stripRequest(t: 'png' | 'rgba', h: HeldWindow, leads: number[], 
   }
 }
 
-/** The drawing options a render stage's options set. */
-export function stripOptions(o: StripOptionValues): Partial<StripOptions> {
-  return { speedMmPerS: o.speedMmPerS, gainMmPerMv: o.gainMmPerMv, pxPerMm: o.pxPerMm, leadHeightMm: o.leadHeightMm, markers: o.markers !== 'none' }
+/** The drawing options a render stage's options set (the rest at their defaults). */
+export function stripOptions(o: StripOptionValues): StripOptions {
+  return resolveStripOptions({ speedMmPerS: o.speedMmPerS, gainMmPerMv: o.gainMmPerMv, pxPerMm: o.pxPerMm, leadHeightMm: o.leadHeightMm, markers: o.markers !== 'none' })
 }

@@ -12,17 +12,16 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
-import { PipelineError } from '../core/errors.ts'
-import type { Item, RecordingItem, RenderItem, WindowItem } from '../core/items.ts'
+import type { Item, RecordingItem, RenderItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { writeMediaFile } from '../sinks/media-file.ts'
 import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
-import { pickLeads, stripOptionFields } from './render-options.ts'
+import { endMs, noWindows, pickLeads, runPath, stripOptionFields } from './render-options.ts'
 import { stripOptions, stripRequest } from './render-request.ts'
 import { createEventPicker, eventFileName, eventOptionsSchema, type EventCut } from './render-events.ts'
 import type { RenderRequest } from './render-worker.ts'
-import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
+import { stripSize } from '../render/draw-strip.ts'
 
 const schema = z.strictObject({
   ...stripOptionFields,
@@ -57,14 +56,14 @@ export default defineStage<RenderStripOptions>({
     // Draws one strip in the pool and writes it; the promise gives its render item.
     const draw = (req: RenderRequest, file: string, fields: Record<string, unknown>) => {
       pool ??= createRenderPool(o.threads, 'render-strip')
-      const size = stripSize(req.input.windowSec, req.input.samples.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) })
+      const size = stripSize(req.input.windowSec, req.input.samples.length, stripOptions(o))
       const { input } = req
       const done = pool.draw(req).then(async (png): Promise<RenderItem> => {
         const bytes = await writeMediaFile(file, png, ctx.signal)
         const span = input.samples[0]?.length ?? 0
         return {
-          kind: 'render', recordId: ctx.recordId, format: 'png', path: path.relative(ctx.runDir, file).split(path.sep).join('/'), bytes,
-          startSample: input.startSample, endSample: input.startSample + span, startMs: input.startMs, endMs: input.startMs + Math.round((span / input.fs) * 1000),
+          kind: 'render', recordId: ctx.recordId, format: 'png', path: runPath(ctx.runDir, file), bytes,
+          startSample: input.startSample, endSample: input.startSample + span, startMs: input.startMs, endMs: endMs(input.startMs, span, input.fs),
           leads: input.labels, ...fields, markers: input.markers?.length ?? 0, width: size.width, height: size.height,
         }
       })
@@ -73,13 +72,13 @@ export default defineStage<RenderStripOptions>({
     }
     const send = (h: HeldWindow) => {
       const w = h.window
-      leads ??= pickLeads('render-strip', o.leads, w)
+      leads ??= pickLeads('render-strip', o.leads, w.labels)
       if (!o.windows || w.index % o.every !== 0) return
       const file = path.join(ctx.mediaDir, o.dir, `w${String(w.index).padStart(6, '0')}.png`)
       draw(stripRequest('png', h, leads, o, ctx.recordId, startTime), file, { windowIndex: w.index })
     }
     const sendEvent = (cut: EventCut) => {
-      const chosen = leads ?? pickLeads('render-strip', o.leads, { labels: cut.labels, samples: cut.samples } as WindowItem)
+      const chosen = leads ?? pickLeads('render-strip', o.leads, cut.labels)
       const e = cut.event
       const file = path.join(ctx.mediaDir, o.dir, 'events', `${eventFileName(e, o.events!.source)}.png`)
       const input = { samples: chosen.map((i) => cut.samples[i]), labels: chosen.map((i) => cut.labels[i]), fs: cut.fs, startSample: cut.startSample, startMs: cut.startMs, windowSec: cut.samples[0].length / cut.fs, markers: cut.markers, title: `${ctx.recordId} ${e.label}`, startTime }
@@ -122,8 +121,3 @@ export default defineStage<RenderStripOptions>({
     }
   },
 })
-
-/** The error for a render stage that saw samples but no windows. */
-export function noWindows(stage: string): PipelineError {
-  return new PipelineError('E_CONFIG_VALUE', `${stage}: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, ${stage}])`, { field: 'stages' })
-}

@@ -27,6 +27,7 @@ import { createResampler, type Resampler } from '../render/resample.ts'
 import { estimateTokens } from '../render/estimate-tokens.ts'
 import { createTokenTally, settleTally, type TokenTally } from '../render/text-tokens.ts'
 import { createTextFile, type TextFile } from '../sinks/text-file.ts'
+import { endMs, noWindows, pickLeads, runPath } from './render-options.ts'
 
 const schema = z.strictObject({
   /** Leads to write, by index among the window's leads or by label. */
@@ -84,17 +85,6 @@ export function writeWindowText(w: WindowText, decimals: number, separator: Uint
   return { out, end: at, tokens: tally.tokens }
 }
 
-/** The indices of the wanted leads in a window, or an error naming the option and the choices. */
-function pickLeads(wanted: (number | string)[], w: WindowItem): number[] {
-  return wanted.map((lead) => {
-    const i = typeof lead === 'number' ? lead : w.labels.indexOf(lead)
-    if (i < 0 || i >= w.samples.length) {
-      throw new PipelineError('E_CONFIG_VALUE', `render-text: option "leads": lead ${JSON.stringify(lead)} is not among the record's leads [${w.labels.join(', ')}]; use those labels or indices from 0 to ${w.samples.length - 1}`, { field: 'leads' })
-    }
-    return i
-  })
-}
-
 export default defineStage<RenderTextOptions>({
   name: 'render-text',
   version: 1,
@@ -103,7 +93,7 @@ export default defineStage<RenderTextOptions>({
     const { decimals, rate } = ctx.options
     const separator = Buffer.from(ctx.options.separator, 'utf8')
     const target = path.join(ctx.mediaDir, ctx.options.file.replaceAll('{recordId}', ctx.recordId))
-    const relPath = path.relative(ctx.runDir, target).split(path.sep).join('/')
+    const relPath = runPath(ctx.runDir, target)
     let file: TextFile | null = null
     let done = false
     let sawBlock = false
@@ -122,7 +112,7 @@ export default defineStage<RenderTextOptions>({
         ctx.signal.throwIfAborted()
         const w = item as WindowItem
         if (labels !== w.labels) {
-          indices = pickLeads(ctx.options.leads, w)
+          indices = pickLeads('render-text', ctx.options.leads, w.labels)
           labels = w.labels
         }
         if (rate !== undefined && rate > w.fs) {
@@ -143,13 +133,13 @@ export default defineStage<RenderTextOptions>({
           kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
           tokens: written.tokens, windowIndex: w.index,
           startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
-          startMs: w.startMs, endMs: w.startMs + Math.round((w.lengthSamples / w.fs) * 1000),
+          startMs: w.startMs, endMs: endMs(w.startMs, w.lengthSamples, w.fs),
           leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),
         }
         yield render
       }
       if (!file && sawBlock) {
-        throw new PipelineError('E_CONFIG_VALUE', 'render-text: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, render-text])')
+        throw noWindows('render-text')
       }
       await file?.close()
       done = true

@@ -23,13 +23,12 @@ import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { checkFfmpeg, requireFfmpeg } from '../sinks/ffmpeg.ts'
 import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
-import { pickLeads, stripOptionFields } from './render-options.ts'
+import { endMs, noWindows, pickLeads, runPath, stripOptionFields } from './render-options.ts'
 import { stripOptions, stripRequest } from './render-request.ts'
-import { noWindows } from './render-strip.ts'
 import { createVideoParts, type PartDone, type VideoParts } from './video-parts.ts'
 import { createEventPicker, eventOptionsSchema, type EventCut } from './render-events.ts'
 import { renderClip } from './video-clips.ts'
-import { DEFAULT_STRIP_OPTIONS, stripSize } from '../render/draw-strip.ts'
+import { stripSize } from '../render/draw-strip.ts'
 
 const schema = z
   .strictObject({
@@ -92,20 +91,20 @@ export default defineStage<RenderVideoOptions>({
       const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
       const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps + 1e-9)) : Infinity // 4.6 s x 25 fps is 114.999...
       const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1
-      const leads = pickLeads('render-video', o.leads, a)
+      const leads = pickLeads('render-video', o.leads, a.labels)
       const split = o.policy === 'split' && (Number.isFinite(maxFrames) || o.maxBytes !== undefined)
       parts = createVideoParts({
         ffmpeg: o.ffmpeg!, dir: ctx.mediaDir, name: o.name, numbered: split, fps, crf: o.crf, preset: o.preset, signal: ctx.signal,
-        maxFrames: split ? maxFrames : Infinity, maxBytes: o.maxBytes, size: stripSize(windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...stripOptions(o) }),
+        maxFrames: split ? maxFrames : Infinity, maxBytes: o.maxBytes, size: stripSize(windowSec, leads.length, stripOptions(o)),
       })
       plan = { leads, windowSec, stepSec, fps, keepEvery }
     }
     const itemFor = (p: PartDone): RenderItem => {
       const { leads, stepSec, keepEvery } = plan!
       return {
-        kind: 'render', recordId: ctx.recordId, format: 'mp4', path: path.relative(ctx.runDir, p.file).split(path.sep).join('/'), bytes: p.bytes,
+        kind: 'render', recordId: ctx.recordId, format: 'mp4', path: runPath(ctx.runDir, p.file), bytes: p.bytes,
         startSample: p.first.startSample, endSample: p.last.startSample + p.last.lengthSamples,
-        startMs: p.first.startMs, endMs: p.last.startMs + Math.round((p.last.lengthSamples / p.last.fs) * 1000),
+        startMs: p.first.startMs, endMs: endMs(p.last.startMs, p.last.lengthSamples, p.last.fs),
         leads: leads.map((i) => p.first.labels[i]), part: p.part, frames: p.frames, fps: p.fps, durationSec: p.frames / p.fps,
         width: p.width, height: p.height, policy: o.policy, keepEvery, speedX: p.fps * stepSec * keepEvery,
       }
@@ -137,17 +136,17 @@ export default defineStage<RenderVideoOptions>({
     const picker = c ? createEventPicker(c, o.markers, o.markerLagSec, c.windowSec / 2) : null
     async function* clip(cuts: EventCut[]): AsyncGenerator<Item> {
       for (const cut of cuts) {
-        const leads = pickLeads('render-video', o.leads, { labels: cut.labels, samples: cut.samples } as WindowItem)
+        const leads = pickLeads('render-video', o.leads, cut.labels)
         pool ??= createRenderPool(o.threads, 'render-video')
         const strip = stripOptions(o)
-        const size = stripSize(c!.windowSec, leads.length, { ...DEFAULT_STRIP_OPTIONS, ...strip })
+        const size = stripSize(c!.windowSec, leads.length, strip)
         const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
         const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal, source: c!.source })
         ctx.count?.('video-frame', done.frames)
         const span = cut.samples[0].length
         yield {
-          kind: 'render', recordId: ctx.recordId, format: 'mp4', path: path.relative(ctx.runDir, done.file).split(path.sep).join('/'), bytes: done.bytes,
-          startSample: cut.startSample, endSample: cut.startSample + span, startMs: cut.startMs, endMs: cut.startMs + Math.round((span / cut.fs) * 1000),
+          kind: 'render', recordId: ctx.recordId, format: 'mp4', path: runPath(ctx.runDir, done.file), bytes: done.bytes,
+          startSample: cut.startSample, endSample: cut.startSample + span, startMs: cut.startMs, endMs: endMs(cut.startMs, span, cut.fs),
           leads: leads.map((i) => cut.labels[i]), event: cut.event, frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
         } satisfies RenderItem
       }
