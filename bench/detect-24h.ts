@@ -23,7 +23,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
-import { measureChild, median } from './measure-child.ts'
+import { measureChild, measurePipelineRun, median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
 import { revisionBundle } from './side-by-side.ts'
 
@@ -95,12 +95,11 @@ const results = new Map<string, Measured>()
 /** Runs case `c` with the `pipeline` of the tree at `tree` into runs/detect-<case><suffix>, adding to `r`. */
 async function runPipeline(c: Case, r: Measured, tree: string, suffix: string): Promise<void> {
   const runDir = path.join(DATA_DIR, 'runs', `detect-${c.name}${suffix}`)
-  const m = await measureChild(process.execPath, [path.join(tree, 'bin/pipeline.js'), 'run', c.yaml!, '--out', runDir, '--restart'], root)
+  const m = await measurePipelineRun(tree, c.yaml!, runDir)
   r.wall.push(m.wallSec)
   r.rss.push(m.peakRssBytes)
   r.cpu.push(m.cpuSec)
-  const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
-  r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+  r.inRun.push(m.inRunSec)
   const beats = await readFile(path.join(runDir, 'beat.ndjson'), 'utf8').catch(() => '')
   r.beats = beats ? beats.split('\n').length - 1 : undefined
 }

@@ -9,12 +9,12 @@
 //   npx tsx bench/flow-floor.ts [--runs 5]        (writes bench/results/flow-floor.md)
 import { execFileSync } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
-import { measureChild, median } from './measure-child.ts'
+import { measurePipelineRun, median } from './measure-child.ts'
+import { resultsTable } from './side-by-side.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -44,10 +44,10 @@ const results = new Map<string, { inRun: number[]; cpu: number[]; rss: number[];
 for (let round = 1; round <= runs; round++) {
   for (const c of CASES) {
     const out = path.join(DATA_DIR, 'runs', `flow-${c.name}`)
-    const m = await measureChild(process.execPath, [path.join(root, 'bin/pipeline.js'), 'run', path.join(DATA_DIR, `flow-${c.name}.yaml`), '--out', out, '--restart'], root)
-    const events = (await readFile(path.join(out, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number; items?: Record<string, number> })
+    const m = await measurePipelineRun(root, path.join(DATA_DIR, `flow-${c.name}.yaml`), out)
+    const events = (await readFile(path.join(out, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; items?: Record<string, number> })
     const r = results.get(c.name) ?? { inRun: [], cpu: [], rss: [], beats: 0 }
-    r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+    r.inRun.push(m.inRunSec)
     r.cpu.push(m.cpuSec)
     r.rss.push(m.peakRssBytes)
     r.beats = events.find((e) => e.t === 'record-done')?.items?.beat ?? 0
@@ -60,17 +60,9 @@ const rows = CASES.map((c) => {
   const r = results.get(c.name)!
   return `| ${c.what} | ${median(r.inRun).toFixed(2)} (${Math.min(...r.inRun).toFixed(2)}-${Math.max(...r.inRun).toFixed(2)}) | ${median(r.cpu).toFixed(2)} | ${(median(r.rss) / 1e6).toFixed(0)} | ${r.beats} |`
 })
-const md = [
-  '# The item flow\'s floor under the 24 h chain',
-  '',
-  `\`npx tsx bench/flow-floor.ts --runs ${runs}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs).`,
+const md = resultsTable("The item flow's floor under the 24 h chain", 'bench/flow-floor.ts', [
   `Median (min-max) of ${runs} interleaved rounds. "In run" is run-start to run-end; "CPU" is user + system over all threads, startup included (GNU time).`,
   'The floor cases run the same pipeline, sink and items as the chain with plugin stages that do no signal processing (bench/flow-floor/stage.mjs).',
-  '',
-  '| case | in run s | CPU s | peak RSS MB | beats written |',
-  '|---|---|---|---|---|',
-  ...rows,
-  '',
-].join('\n')
+], ['case', 'in run s', 'CPU s', 'peak RSS MB', 'beats written'], rows)
 await writeResultsKeepingNotes(path.join(here, 'results/flow-floor.md'), md)
 process.stdout.write(md)

@@ -77,6 +77,13 @@ export async function measureChild(cmd: string, args: string[], cwd: string, opt
   }
 }
 
+/** A `pipeline run` child (the `bin/pipeline.js` of `tree`) with its measures and the runner's own time (run-end's wallMs), in s. */
+export async function measurePipelineRun(tree: string, dataset: string, runDir: string, opts: { tree?: boolean } = {}): Promise<ChildMeasure & { inRunSec: number }> {
+  const m = await measureChild(process.execPath, [path.join(tree, 'bin/pipeline.js'), 'run', dataset, '--out', runDir, '--restart'], tree, opts)
+  const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
+  return { ...m, inRunSec: (events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000 }
+}
+
 /** Median of a non-empty list. */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)

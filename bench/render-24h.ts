@@ -11,12 +11,12 @@
 //   npx tsx bench/render-24h.ts [--runs 1] [--cases read,text,png,mp4,text-1h,png-1h,mp4-1h] [--threads 1]
 import { execFileSync } from 'node:child_process'
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
-import { measureChild, median } from './measure-child.ts'
+import { measurePipelineRun, median } from './measure-child.ts'
+import { resultsTable } from './side-by-side.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -50,10 +50,9 @@ const results = new Map<string, Measured>()
 for (let round = 1; round <= runs; round++) {
   for (const c of SELECTED) {
     const out = path.join(DATA_DIR, 'runs', `render-${c.name}`)
-    const m = await measureChild(process.execPath, [path.join(root, 'bin/pipeline.js'), 'run', path.join(DATA_DIR, `render-${c.name}.yaml`), '--out', out, '--restart'], root, { tree: true })
-    const events = (await readFile(path.join(out, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
+    const m = await measurePipelineRun(root, path.join(DATA_DIR, `render-${c.name}.yaml`), out, { tree: true })
     const r = results.get(c.name) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], outputs: '' }
-    r.inRun.push((events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000)
+    r.inRun.push(m.inRunSec)
     r.wall.push(m.wallSec)
     r.cpu.push(m.cpuSec)
     r.rss.push(m.tree!.peakByName.node ?? m.tree!.peakByName.MainThread ?? NaN)
@@ -93,18 +92,10 @@ const rows = SELECTED.map((c) => {
   const perSec = /^(png|mp4)/.test(c.name) ? (c.frames / inRun).toFixed(1) : ''
   return `| ${c.what} | ${inRun.toFixed(1)} | ${median(r.wall).toFixed(1)} | ${median(r.cpu).toFixed(1)} | ${perSec} | ${mb(Math.max(...r.rss))} / ${mb(Math.max(...r.ffmpeg))} / ${mb(Math.max(...r.sum))} | ${r.outputs} |`
 })
-const md = [
-  '# Rendering the 24 h benchmark file',
-  '',
-  `\`npx tsx bench/render-24h.ts --runs ${runs} --threads ${threads}\` (${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model}).`,
+const md = resultsTable('Rendering the 24 h benchmark file', 'bench/render-24h.ts', [
   `Median of ${runs} interleaved round(s). Lead 0 of the 24 h file (360 Hz), raw signal, 10 s windows (8,640), no beat markers. "In run" is run-start to run-end;`,
   '"CPU" is user + system time of the pipeline process (all threads) and of ffmpeg, its child (GNU time). Peak RSS (the largest over the rounds): the pipeline process\'s own, ffmpeg\'s, and the largest sum of the two at one moment, sampled from /proc every 50 ms.',
   'Targets (issue 4): the MP4 in under 3 minutes; peak RSS under 300 MB and independent of duration; text at least as fast as reading the file.',
-  '',
-  '| case | in run s | wall s | CPU s | frames/s | peak RSS MB: pipeline / ffmpeg / together | outputs |',
-  '|---|---|---|---|---|---|---|',
-  ...rows,
-  '',
-].join('\n')
+], ['case', 'in run s', 'wall s', 'CPU s', 'frames/s', 'peak RSS MB: pipeline / ffmpeg / together', 'outputs'], rows)
 await writeResultsKeepingNotes(path.join(here, 'results/render-24h.md'), md)
 process.stdout.write(md)
