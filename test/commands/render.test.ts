@@ -11,6 +11,7 @@ import { tmpDir } from '../helpers/tmp.ts'
 
 const HAVE = findFfmpeg() !== null
 if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
+if (!HAVE) console.warn('pipeline render test skipped: no ffmpeg on PATH or FFMPEG_PATH (bash scripts/ensure-ffmpeg.sh)')
 
 describe('pipeline render', () => {
   it.runIf(HAVE)('writes the text, a strip per window and a video of record 208 with the windows asked for', async () => {
@@ -37,8 +38,10 @@ describe('pipeline render', () => {
     expect(none.code).not.toBe(0)
     expect(none.stderr).toContain('say what to render: --text FILE, --strips DIR and/or --video FILE.mp4')
     const avi = await runCli(['render', 'samples/mitdb/100', '--video', 'out.avi'])
+    expect(avi.code).not.toBe(0)
     expect(avi.stderr).toContain('give a name ending in .mp4')
     const missing = await runCli(['render', 'samples/mitdb/100', '--text', '/nonexistent-dir/x.txt'])
+    expect(missing.code).not.toBe(0)
     expect(missing.stderr).toContain('the folder /nonexistent-dir does not exist')
   }, 60_000)
 })

@@ -19,6 +19,8 @@ if (!HAVE_FFMPEG) console.warn('demo test skipped: the demo renders a video and 
 
 const GOLDEN = path.join(ROOT, 'test/golden')
 
+if (process.env.UPDATE_GOLDEN === '1' && process.env.CI) throw new Error('UPDATE_GOLDEN=1 under CI would compare the outputs with themselves; regenerate goldens by hand')
+
 function golden(name: string, actual: unknown): void {
   const file = path.join(GOLDEN, name)
   const text = JSON.stringify(actual, null, 1) + '\n'

@@ -14,6 +14,7 @@ import { tmpDir } from '../helpers/tmp.ts'
 
 const HAVE = findFfmpeg() !== null
 if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
+if (!HAVE) console.warn('render-video run tests skipped: no ffmpeg on PATH or FFMPEG_PATH (bash scripts/ensure-ffmpeg.sh)')
 
 function dataset(dir: string, stages: string[]): string {
   const file = path.join(dir, 'render.yaml')

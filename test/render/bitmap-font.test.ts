@@ -73,8 +73,13 @@ describe('drawText', () => {
     expect(picture(c, 0, 0)).toEqual(['.....', '#####', '#...#', '#...#', '#...#', '#####', '.....', '.....'])
   })
 
-  it('clips text running off the canvas', () => {
+  it('clips text running off the canvas: what is inside is what a larger canvas shows there', () => {
     const c = createCanvas(8, 4)
-    expect(() => drawText(c, -3, -2, 'W%@', INK, 3)).not.toThrow()
+    drawText(c, -1, -1, 'W%@', INK, 3)
+    const big = createCanvas(40, 40)
+    drawText(big, 10 - 1, 10 - 1, 'W%@', INK, 3)
+    const inside = (k: Canvas, x0: number, y0: number) => Array.from({ length: 4 }, (_, y) => Array.from({ length: 8 }, (_, x) => getPixel(k, x0 + x, y0 + y).join()).join(' '))
+    expect(inside(c, 0, 0)).toEqual(inside(big, 10, 10))
+    expect(inside(c, 0, 0).join(' ')).toContain(INK.join()) // some ink shows
   })
 })

@@ -175,6 +175,15 @@ describe('markers and header', () => {
     expect(above(xRef, STRIP_COLORS.reference) || above(xRef + 1, STRIP_COLORS.reference)).toBe(true)
   })
 
+  it('writes each marker\'s own label: relabelling one changes only the pixels above its tick', () => {
+    const relabelled = drawStrip(input([constant(0)], { markers: markers.map((m, k) => (k === 0 ? { ...m, label: 'V' } : m)) }))
+    const xRef = Math.floor(g.xOfSample(360, FS))
+    const changed: [number, number][] = []
+    for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) if (getPixel(c, x, y).join() !== getPixel(relabelled, x, y).join()) changed.push([x, y])
+    expect(changed.length).toBeGreaterThan(4) // N and V differ in more than a pixel or two
+    for (const [x, y] of changed) expect(Math.abs(x - xRef) <= 8 && y >= g.laneTop && y < g.laneTop + g.laneHeight, `${x},${y}`).toBe(true)
+  })
+
   it('markers: false draws no lanes and a shorter strip', () => {
     const plain = drawStrip(input([constant(0)], { markers }), { markers: false })
     expect(plain.height).toBeLessThan(c.height)

@@ -1,7 +1,7 @@
 // PNG encode/decode: round trips (RGB when opaque, RGBA otherwise), every filter type decodes
 // from hand-built files, unsupported or damaged files fail with E_IO saying what was found, and
 // the system's ffmpeg reads our PNGs as the same pixels (skipped without ffmpeg unless CI is set).
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { type Canvas, createCanvas } from '../../src/render/canvas.ts'
 import { decodePng, encodePng } from '../../src/render/png.ts'
+import { ffmpegTools, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 // A canvas with varied pixels: gradients, a hard edge, and (optionally) varied alpha.
@@ -124,10 +125,8 @@ function flip(buf: Buffer, at: number): Buffer {
   return out
 }
 
-const hasFfmpeg = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0
-if (!hasFfmpeg && !process.env.CI) console.warn('png.test: ffmpeg not found on PATH; skipping the ffmpeg decode check (it runs, and must pass, when CI is set)')
-
-describe.skipIf(!hasFfmpeg && !process.env.CI)('ffmpeg reads our PNGs', () => {
+// ffmpeg as every other test finds it (FFMPEG_PATH, then PATH); skipped only outside CI.
+describe.skipIf(skipWithoutFfmpeg())('ffmpeg reads our PNGs', () => {
   const dir = tmpDir('hp-png-')
   it.each([
     { name: 'RGB', c: pattern(64, 48) },
@@ -135,7 +134,7 @@ describe.skipIf(!hasFfmpeg && !process.env.CI)('ffmpeg reads our PNGs', () => {
   ])('$name: same pixels as encoded', ({ name, c }) => {
     const file = path.join(dir, `${name}.png`)
     writeFileSync(file, encodePng(c))
-    const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 24 })
+    const out = execFileSync(ffmpegTools()!.ffmpeg, ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 24 })
     expect(out.length).toBe(c.data.length)
     expect(Buffer.from(out).equals(Buffer.from(c.data))).toBe(true)
   })

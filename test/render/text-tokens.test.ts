@@ -20,8 +20,8 @@ function expectSameAsScan(w: WindowText, decimals: number, separator: string, wh
   const scanned = writeWindowText(w, decimals, sep, Buffer.alloc(0), null)
   const bytes = fused.out.subarray(0, fused.end)
   expect(bytes.equals(scanned.out.subarray(0, scanned.end)), what).toBe(true)
-  expect(scanned.tokens, what).toBe(estimateTokens(bytes))
-  expect(fused.tokens, what).toBe(scanned.tokens)
+  // (Without a tally writeWindowText counts with estimateTokens over its own bytes.)
+  expect(fused.tokens, what).toBe(estimateTokens(bytes))
   return fused.tokens
 }
 

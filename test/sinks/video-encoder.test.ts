@@ -177,8 +177,9 @@ describe.skipIf(skipWithoutFfmpeg())('video encoder (ffmpeg)', () => {
     const err = await rejection(pending.then(() => enc.writeFrame(bars(2))))
     expect(err.name).toBe('AbortError')
     expect(await rejection(enc.finish())).toBe(err)
-    expect(await gone(pid, 1000)).toBe(true)
-    expect(Date.now() - t0).toBeLessThan(1000)
+    // Hang guards, not speed tests (style rule 11): a SIGKILLed child goes at once.
+    expect(await gone(pid, 5000)).toBe(true)
+    expect(Date.now() - t0).toBeLessThan(5000)
     expect(readdirSync(dir)).toEqual([])
   })
 
