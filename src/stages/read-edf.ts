@@ -9,7 +9,7 @@ import type { RecordSpec } from '../core/config-schema.ts'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
 import { selectEcgSignals } from '../formats/edf-select.ts'
 import { signalBytes } from '../formats/edf-decode.ts'
-import { createEdfSignalDecoder } from '../formats/edf-decode-wasm.ts'
+import { createEdfLeadsDecoder } from '../formats/edf-decode-wasm.ts'
 import { parseTalBlock } from '../formats/tal.ts'
 import { splitAnnotationText } from '../formats/annotation-text.ts'
 import type { EdfHeader } from '../formats/edf-header.ts'
@@ -52,7 +52,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   // raw buffer is safe once a block has been yielded.
   const perRead = perBlock * Math.max(1, Math.floor(READ_BYTES / (perBlock * header.recordBytes)))
   const raw = new Uint8Array(Math.min(perRead, Math.max(1, nRecords)) * header.recordBytes)
-  const decode = createEdfSignalDecoder() // before the file is open: nothing to close if it throws
+  const decode = createEdfLeadsDecoder() // before the file is open: nothing to close if it throws
   const fh = await open(file, 'r')
   let emitted = 0 // samples emitted so far (continuous numbering)
   let expectedOnset = 0 // seconds: where the next record starts if there is no gap
@@ -107,7 +107,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
     if (to <= from) return []
     const out: Item[] = notes.sort((a, b) => a.sample - b.sample).splice(0, notes.length)
     const part = chunk.subarray(from * header.recordBytes, to * header.recordBytes)
-    const block = leads.map((i) => decode(part, header, i, to - from))
+    const block = decode(part, header, leads, to - from)
     out.push({ kind: 'block', recordId: spec.id, fs, startSample: emitted, labels, leads: block })
     emitted += block[0].length
     return out

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises'
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { decodeEdfSignal } from '../../src/formats/edf-decode.ts'
-import { createEdfSignalDecoder } from '../../src/formats/edf-decode-wasm.ts'
+import { createEdfLeadsDecoder } from '../../src/formats/edf-decode-wasm.ts'
 import { SAMPLE_KERNELS_WASM } from '../../src/formats/sample-kernels.wasm.ts'
 import { createWfdbPhysical } from '../../src/formats/wfdb-physical-wasm.ts'
 import { toPhysicalMv } from '../../src/formats/wfdb-signal.ts'
@@ -24,8 +24,8 @@ describe('EDF decoding through WebAssembly', () => {
   })
 
   it('runs on this Node (WebAssembly SIMD), so the reader takes the kernel', () => {
-    expect(createEdfSignalDecoder()).not.toBe(decodeEdfSignal)
-    expect(createEdfSignalDecoder({ wasm: false })).toBe(decodeEdfSignal)
+    expect(createEdfLeadsDecoder().wasm).toBe(true)
+    expect(createEdfLeadsDecoder({ wasm: false }).wasm).toBe(false)
   })
 
   // Every remainder of samples per record modulo 4, extreme digital values, scales that are not
@@ -46,22 +46,26 @@ describe('EDF decoding through WebAssembly', () => {
     const view = new DataView(buf.buffer, 1)
     for (let i = 0; i < 40 * h.recordBytes / 2; i++) view.setInt16(2 * i, i % 97 === 0 ? -32768 : i % 89 === 0 ? 32767 : ((i * 7919) % 65536) - 32768, true)
     const records = buf.subarray(1)
-    const decode = createEdfSignalDecoder()
-    for (const n of [1, 40, 3, 17]) {
-      for (const s of [0, 1]) expect(bitsEqual(decode(records, h, s, n), decodeEdfSignal(records, h, s, n)), `signal ${s}, ${n} records`).toBe(true)
+    const decode = createEdfLeadsDecoder()
+    for (const n of [1, 40, 3, 17, 0]) {
+      // Each signal alone, both in one call (one copy of the records in), and in reverse order.
+      for (const ask of [[0], [1], [0, 1], [1, 0]]) {
+        const got = decode(records, h, ask, n)
+        ask.forEach((s, k) => expect(bitsEqual(got[k], decodeEdfSignal(records, h, s, n)), `signal ${s} of [${ask}], ${n} records`).toBe(true))
+      }
     }
   })
 
-  it('refuses what decodeEdfSignal refuses', () => {
+  it('hands what it cannot decode to decodeEdfSignal, whose errors it keeps', () => {
     const spec = {
       start: { year: 2020, month: 5, day: 4, hour: 3, minute: 2, second: 1 }, recordDurationSec: 1, recordCount: 2,
       signals: [{ label: 'ECG I', physicalDimension: 'mV', physicalMin: -10, physicalMax: 10, digitalMin: -1000, digitalMax: 1000, samplesPerRecord: 3 }],
     }
     const hdr = encodeEdfHeader(spec)
     const h = parseEdfHeader(hdr, 'x.edf', hdr.length)
-    const decode = createEdfSignalDecoder()
-    expect(() => decode(new Uint8Array(h.recordBytes), h, 0, 2)).toThrow(expect.objectContaining({ code: 'E_TRUNCATED' }))
-    expect(() => decode(new Uint8Array(2 * h.recordBytes), h, 3, 2)).toThrow(expect.objectContaining({ code: 'E_INTERNAL' }))
+    const decode = createEdfLeadsDecoder()
+    expect(() => decode(new Uint8Array(h.recordBytes), h, [0], 2)).toThrow(expect.objectContaining({ code: 'E_TRUNCATED' }))
+    expect(() => decode(new Uint8Array(2 * h.recordBytes), h, [0, 3], 2)).toThrow(expect.objectContaining({ code: 'E_INTERNAL' }))
   })
 })
 
@@ -70,7 +74,7 @@ describeShared('EDF decoding through WebAssembly, shared recordings', () => {
     const dir = sharedPath('data/edf')
     const files = readdirSync(dir).filter((x) => x.endsWith('.edf'))
     expect(files.length).toBeGreaterThanOrEqual(7)
-    const decode = createEdfSignalDecoder()
+    const decode = createEdfLeadsDecoder()
     for (const f of files) {
       const { header: h } = await readEdfHeaderFromFile(`${dir}/${f}`)
       const handle = await open(`${dir}/${f}`, 'r')
@@ -79,9 +83,11 @@ describeShared('EDF decoding through WebAssembly, shared recordings', () => {
           const n = Math.min(37, h.recordCount - r)
           const bytes = new Uint8Array(n * h.recordBytes)
           await handle.read(bytes, 0, bytes.length, h.headerBytes + r * h.recordBytes)
-          for (const s of h.signals.filter((x) => !x.isAnnotation)) {
-            if (!bitsEqual(decode(bytes, h, s.index, n), decodeEdfSignal(bytes, h, s.index, n))) throw new Error(`${f}: signal ${s.index}, records ${r}..${r + n - 1} differ`)
-          }
+          const signals = h.signals.filter((x) => !x.isAnnotation).map((x) => x.index)
+          const got = decode(bytes, h, signals, n)
+          signals.forEach((s, k) => {
+            if (!bitsEqual(got[k], decodeEdfSignal(bytes, h, s, n))) throw new Error(`${f}: signal ${s}, records ${r}..${r + n - 1} differ`)
+          })
         }
       } finally {
         await handle.close()
