@@ -36,12 +36,9 @@ export interface BeatShape {
   noise: number
 }
 
-const SPAN_FROM = at(-100)
-const SPAN_TO = at(150)
-const PTP_FROM = at(-80)
-const PTP_TO = at(100)
-const PRE_NOISE = [at(-250) + 1, at(-60)] as const
-const POST_NOISE = [at(200), at(440)] as const
+/** measureShape's ranges on the grid (exported so the WebAssembly kernels' layout is checked against them). */
+export const SHAPE_RANGES = Object.freeze({ SPAN_FROM: at(-100), SPAN_TO: at(150), PTP_FROM: at(-80), PTP_TO: at(100), PRE_NOISE: [at(-250) + 1, at(-60)] as const, POST_NOISE: [at(200), at(440)] as const })
+const { SPAN_FROM, SPAN_TO, PTP_FROM, PTP_TO, PRE_NOISE, POST_NOISE } = SHAPE_RANGES
 
 /** Measures span, amplitude and noise of `shape.wave` into `shape` (baselinePtp is the caller's). */
 export function measureShape(shape: BeatShape): void {
