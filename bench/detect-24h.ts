@@ -75,6 +75,8 @@ function mneVersion(): string | null {
 await ensureTiledFiles(log)
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
 const before = args.before ? revisionBundle(args.before) : null
+// Removed however the script ends (a failed round too), not left in bench/data.
+if (before) process.once('exit', () => before.remove())
 const [h1, h24] = [TILED_FILES.find((f) => f.tiles === 2)!, TILED_FILES.find((f) => f.tiles === 48)!]
 const cases: Case[] = [
   { name: '24h-read', what: '24 h file: read only', hours: 24, yaml: await dataset('24h-read', [path.basename(h24.file)], 'read') },
@@ -165,6 +167,5 @@ const md = [
   'Reference (../shared/docs/anchors.md, same kind of machine): MNE read 3.99 s + NeuroKit2 ecg_clean 2.50 s + ecg_peaks 3.55 s = 10.4 s for the 24 h file, 2,446 MiB peak; the issue\'s target is 10x faster (about 1.04 s) under 150 MB.',
   '',
 ].join('\n')
-before?.remove()
 await writeResultsKeepingNotes(path.join(here, 'results', 'detect-24h.md'), md)
 process.stdout.write(md)

@@ -4,6 +4,8 @@
 // samples per signal. Samples a skewed signal lacks at the end of the file are the format's
 // invalid value (NaN once converted), as WFDB's getvec gives them.
 
+import { concatSamples } from '../dsp/concat-samples.ts'
+
 type Block = { start: number; digital: Map<number, Int32Array> }
 
 /** Re-aligns frame blocks by each signal's skew; `total` samples per signal come out. */
@@ -25,7 +27,8 @@ export async function* deskewBlocks(blocks: AsyncIterable<Block>, skews: Readonl
     for (const [sig, arr] of digital) {
       const drop = Math.min(toDrop.get(sig) ?? 0, arr.length)
       if (drop > 0) toDrop.set(sig, (toDrop.get(sig) ?? 0) - drop)
-      queues.set(sig, concat(queues.get(sig), arr.subarray(drop)))
+      const q = queues.get(sig)
+      queues.set(sig, q?.length ? concatSamples([q, arr.subarray(drop)], (n) => new Int32Array(n)) : arr.subarray(drop))
     }
     while (start < total && Math.min(...[...queues.values()].map((q) => q.length)) >= Math.min(step, total - start)) {
       yield emit(Math.min(step, total - start))
@@ -42,12 +45,4 @@ export async function* deskewBlocks(blocks: AsyncIterable<Block>, skews: Readonl
     }
   }
   while (start < total) yield emit(Math.min(step, total - start))
-}
-
-function concat(a: Int32Array | undefined, b: Int32Array): Int32Array {
-  if (!a || a.length === 0) return b
-  const out = new Int32Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }
