@@ -113,18 +113,23 @@ export default defineStage<DetectOptions>({
       }
     }
     // Sends the open chunk, then lands chunks while more than `depth` are in flight: the items to
-    // yield, oldest chunk first, its items then its beats. At depth -1 also the engine's last
-    // beats, and the engine is closed.
+    // yield, oldest chunk first, its items then its beats.
     async function sendAndLand(depth: number): Promise<Item[]> {
       send()
       const out: Item[] = []
-      while (flight.length > Math.max(depth, 0)) {
+      while (flight.length > depth) {
         const f = flight.shift()!
         const beats = await f.beats
         for (const it of f.items) out.push(it)
         for (let i = 0; i < beats.length / BEAT_FIELDS; i++) out.push(toItem(beats, i))
       }
-      if (depth >= 0 || !engine) return out
+      return out
+    }
+    // Everything in flight, then the engine's last beats; the engine is closed (a new rate or
+    // the end of the stream).
+    async function finishEngine(): Promise<Item[]> {
+      const out = await sendAndLand(0)
+      if (!engine) return out
       const last = await engine.finish()
       for (let i = 0; i < last.length / BEAT_FIELDS; i++) out.push(toItem(last, i))
       await engine.close()
@@ -160,7 +165,7 @@ export default defineStage<DetectOptions>({
         const block = item as SampleBlock
         if (!engine || block.fs !== fs) {
           // A new sampling rate (or the first block) starts a new engine; the beats so far come first.
-          for (const it of await sendAndLand(-1)) yield it
+          for (const it of await finishEngine()) yield it
           fs = block.fs
           lead = pickLead(block)
           label = block.labels[lead]
@@ -180,7 +185,7 @@ export default defineStage<DetectOptions>({
         next = block.startSample + x.length
         if (c.samples >= CHUNK_SEC * fs) for (const it of await sendAndLand(DEPTH)) yield it
       }
-      for (const it of await sendAndLand(-1)) yield it
+      for (const it of await finishEngine()) yield it
     } finally {
       await (engine as BeatEngine | null)?.close()
     }
