@@ -25,9 +25,15 @@ export interface DatReader {
   signals: number[]
   position: number
   framesOnDisk: number
-  /** Frames decoded but not handed out yet: ready[k] from readyAt on, per signal. */
-  ready: Int32Array[]
+  /**
+   * Frames decoded but not handed out yet, as the decoder gave them: pieces (one array per
+   * signal each), the first from readyAt on. Kept apart, not joined, so a refill copies nothing;
+   * only a block that spans two pieces is joined, and only its own frames.
+   */
+  ready: Int32Array[][]
   readyAt: number
+  /** Frames in `ready` from readyAt on. */
+  readyFrames: number
   /** The file's end was read (the decoder's tail is in `ready`). */
   eof: boolean
   buffer: Buffer
@@ -137,7 +143,7 @@ async function openDat(path: string, f: ReturnType<typeof datFilesOf>[number], a
   const decoder = createWfdbDecoder(signals, path)
   return {
     path, fh: await open(path, 'r'), decoder, signals: f.signals, position: f.byteOffset, framesOnDisk: Math.floor((size - f.byteOffset) / decoder.bytesPerFrame),
-    ready: f.signals.map(() => new Int32Array(0)), readyAt: 0, eof: false, buffer: Buffer.allocUnsafe(READ_BYTES),
+    ready: [], readyAt: 0, readyFrames: 0, eof: false, buffer: Buffer.allocUnsafe(READ_BYTES),
   }
 }
 
@@ -145,21 +151,34 @@ type RecordSpecSignals = Awaited<ReturnType<typeof readWfdbHeaderFile>>['signals
 
 /**
  * The next `n` frames of a .dat (fewer only at the end of the file), read ahead READ_BYTES at a
- * time. The arrays are views the reader never writes again: a refill makes new ones.
+ * time. The arrays are views the reader never writes again (a refill makes new ones), or, for a
+ * block spanning two reads, a join of its own frames.
  */
 async function readFrames(r: DatReader, n: number): Promise<Int32Array[]> {
-  while (r.ready[0].length - r.readyAt < n && !r.eof) {
+  while (r.readyFrames < n && !r.eof) {
     const { bytesRead } = await r.fh.read(r.buffer, 0, r.buffer.length, r.position)
     r.position += bytesRead
     // Only a read of nothing is the end of the file (a network file system may return less than
     // asked before it); then come the frames only the end makes whole (212).
     r.eof = bytesRead === 0
     const got = r.eof ? r.decoder.end().tail : r.decoder.push(r.buffer.subarray(0, bytesRead))
-    // Frames not handed out yet (less than one block) go in front of the new ones.
-    r.ready = r.ready.map((a, k) => (r.readyAt === a.length ? got[k] : concatSamples([a.subarray(r.readyAt), got[k]], (n) => new Int32Array(n))))
-    r.readyAt = 0
+    if (got[0].length === 0) continue
+    r.ready.push(got)
+    r.readyFrames += got[0].length
   }
-  const from = r.readyAt
-  r.readyAt = Math.min(from + n, r.ready[0].length)
-  return r.ready.map((a) => a.subarray(from, r.readyAt))
+  const take = Math.min(n, r.readyFrames)
+  const parts: Int32Array[][] = r.signals.map(() => [])
+  for (let left = take; left > 0; ) {
+    const piece = r.ready[0]
+    const k = Math.min(left, piece[0].length - r.readyAt)
+    piece.forEach((a, s) => parts[s].push(a.subarray(r.readyAt, r.readyAt + k)))
+    left -= k
+    r.readyAt += k
+    if (r.readyAt === piece[0].length) {
+      r.ready.shift()
+      r.readyAt = 0
+    }
+  }
+  r.readyFrames -= take
+  return parts.map((p) => (p.length === 0 ? new Int32Array(0) : concatSamples(p, (len) => new Int32Array(len))))
 }
