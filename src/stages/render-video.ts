@@ -74,7 +74,6 @@ export default defineStage<RenderVideoOptions>({
     const depth = 2 * o.threads
     const flight: { frame: Promise<Uint8Array>; window: WindowItem }[] = []
     const spare: Uint8Array[] = [] // frame buffers back from ffmpeg, to draw the next frames into
-    const early: HeldWindow[] = [] // the first windows, until the second one fixes the step
     let pool: RenderPool | null = null
     let parts: VideoParts | null = null
     let plan: { leads: number[]; windowSec: number; stepSec: number; fps: number; keepEvery: number } | null = null
@@ -83,11 +82,11 @@ export default defineStage<RenderVideoOptions>({
     let windows = 0
     let blocks = 0
 
-    // The first two windows fix the frame size (window length) and the step, hence fps and k.
-    const setUp = (a: WindowItem, b: WindowItem | undefined) => {
+    // The first window fixes the frame size (its length) and the step (the segment stage's, which
+    // it carries), hence fps and k.
+    const setUp = (a: WindowItem) => {
       const windowSec = a.lengthSamples / a.fs
-      // The window's own step (a gap between the first two windows would make their distance lie).
-      const stepSec = (a.stepSamples ?? (b ? b.startSample - a.startSample : a.lengthSamples)) / a.fs
+      const stepSec = (a.stepSamples ?? a.lengthSamples) / a.fs
       const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
       const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps + 1e-9)) : Infinity // 4.6 s x 25 fps is 114.999...
       const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1
@@ -122,6 +121,7 @@ export default defineStage<RenderVideoOptions>({
     }
     async function* draw(ready: HeldWindow[]): AsyncGenerator<Item> {
       for (const h of ready) {
+        if (!plan) setUp(h.window)
         if (h.window.index % plan!.keepEvery !== 0) continue
         pool ??= createRenderPool(o.threads, 'render-video')
         const request = stripRequest('rgba', h, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec)
@@ -151,17 +151,6 @@ export default defineStage<RenderVideoOptions>({
         } satisfies RenderItem
       }
     }
-    async function* take(ready: HeldWindow[], last: boolean): AsyncGenerator<Item> {
-      if (!o.windows) return
-      if (!plan) {
-        early.push(...ready)
-        if (early.length < 2 && !last) return
-        if (!early.length) return
-        setUp(early[0].window, early[1]?.window)
-        ready = early.splice(0)
-      }
-      yield* draw(ready)
-    }
 
     try {
       for await (const item of source as AsyncIterable<Item>) {
@@ -170,10 +159,10 @@ export default defineStage<RenderVideoOptions>({
         else if (item.kind === 'window') windows++
         else if (item.kind === 'block') blocks++
         const ready = o.windows ? hold.push(item) : []
-        if (ready.length) yield* take(ready, false)
+        if (ready.length) yield* draw(ready)
         if (picker) yield* clip(picker.push(item))
       }
-      yield* take(o.windows ? hold.end() : [], true)
+      yield* draw(o.windows ? hold.end() : [])
       if (picker) yield* clip(picker.end())
       yield* land(0)
       const closed = await (parts as VideoParts | null)?.finish()
