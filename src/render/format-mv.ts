@@ -24,8 +24,8 @@ const DIGITS3 = Uint8Array.from({ length: 3000 }, (_, i) => 48 + (Math.floor(Mat
 // At 3 decimals a value below 10 (n = round(|v| * 1000) < 10000, nearly every ECG sample in mV)
 // is "q.fff": its first 4 bytes as one little-endian word and its last byte, by n. Two stores
 // instead of a division and five, in a loop of its own (formatRun3) with nothing else in it.
-const HEAD3 = Uint32Array.from({ length: 10_000 }, (_, n) => (48 + ((n / 1000) | 0)) | (46 << 8) | (DIGITS3[3 * (n % 1000)] << 16) | (DIGITS3[3 * (n % 1000) + 1] << 24))
-const LAST3 = Uint8Array.from({ length: 10_000 }, (_, n) => DIGITS3[3 * (n % 1000) + 2])
+export const HEAD3 = Uint32Array.from({ length: 10_000 }, (_, n) => (48 + ((n / 1000) | 0)) | (46 << 8) | (DIGITS3[3 * (n % 1000)] << 16) | (DIGITS3[3 * (n % 1000) + 1] << 24))
+export const LAST3 = Uint8Array.from({ length: 10_000 }, (_, n) => DIGITS3[3 * (n % 1000) + 2])
 
 /** Checks `decimals` (an integer 0-6) and returns it. */
 function checkDecimals(decimals: number): number {
@@ -43,9 +43,11 @@ export function maxMvBytes(count: number, separatorBytes = 1): number {
  * the end. `out` must have maxMvBytes(values.length, separator.length) bytes free from `at`.
  * With `tally` (made for the same decimals and separator), adds the tokens of the text from
  * tally.from (or from `at` when nothing is pending) up to the last value ending in a digit, and
- * leaves the rest pending (text-tokens.ts).
+ * leaves the rest pending (text-tokens.ts). `runner` writes the runs of values below 10 at 3
+ * decimals: formatRun3, or the WebAssembly kernel when `values` and `out` are in its memory
+ * (format-mv-wasm.ts).
  */
-export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, decimals = 3, separator: Uint8Array = COMMA, tally?: TokenTally | null): number {
+export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, decimals = 3, separator: Uint8Array = COMMA, tally?: TokenTally | null, runner: Run3 = formatRun3): number {
   const d = checkDecimals(decimals)
   const p = POW10[d]
   const sepLen = separator.length
@@ -58,7 +60,7 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
   let adjust = tally && tally.from >= 0 ? tally.adjust : 0
   for (let i = 0; i < values.length; i++) {
     if (run && i > 0 && (pending < 0 || !inc)) {
-      at = formatRun3(values, i, out, at, sep0, inc ?? NO_INC, run)
+      at = runner(values, i, out, at, sep0, inc ?? NO_INC, run)
       tokens += run.tokens
       i = run.i
       if (i === values.length) break
@@ -138,13 +140,19 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
 
 const NO_INC = new Int32Array(22)
 
+/** Where formatRun3 stopped (`i`) and the tokens it added; `view` is a DataView of its `out`. */
+export interface Run3State { view: DataView; i: number; tokens: number }
+
+/** formatRun3's contract, met by the WebAssembly kernel of format-mv-wasm.ts as well. */
+export type Run3 = (values: Float32Array, from: number, out: Uint8Array, at: number, sep: number, inc: Int32Array, run: Run3State) => number
+
 /**
  * Writes values[from...] below 10 at 3 decimals, each after the 1-byte separator, until one that
  * is not (left unwritten) or the end; returns the end, with in `run` where it stopped and the
  * tokens the values add (inc by shape, see formatMvInto). The general loop costs 13-18 ns a value
  * here, this one 7-10 (test data like an ECG, 8,640 windows of 3,600 values).
  */
-function formatRun3(values: Float32Array, from: number, out: Uint8Array, at: number, sep: number, inc: Int32Array, run: { view: DataView; i: number; tokens: number }): number {
+export function formatRun3(values: Float32Array, from: number, out: Uint8Array, at: number, sep: number, inc: Int32Array, run: Run3State): number {
   const view = run.view
   const positive = inc[1]
   const negative = inc[12]
