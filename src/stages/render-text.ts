@@ -13,19 +13,19 @@
 // interrupted and redone on resume never leaves half a file (the render items name the final
 // path); an error or abort removes the partial file.
 // Tokens are counted while formatting (src/render/text-tokens.ts), equal to estimateTokens over
-// the window's bytes. On the 24 h benchmark file (`npx tsx bench/render-24h.ts --runs 1 --cases
-// read,text`, 3 interleaved rounds against the sources before issue 4's speed work): 2.3-2.7 s
-// -> 0.7-1.0 s in run, read -> segment alone 0.2-0.3 s. What is left: formatting (~6 ns a value,
-// format-mv.ts), the kernel's copy of 217 MB on the thread pool, the copy of each window's bytes.
+// the window's bytes. Formatting runs in a WebAssembly kernel for the usual layout (3 decimals, a
+// 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts), and the bytes are copied into
+// pooled 1 MiB chunks for the file (src/sinks/text-file.ts). On the 24 h benchmark file
+// (`npx tsx bench/render-24h.ts --cases read,text`): 0.9-1.2 s -> 0.6-0.8 s in run, read ->
+// segment alone 0.3 s. Formatting in a worker thread was tried and measured no faster on 2 cores
+// (the note of bench/results/render-24h.md).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import type { Item, RenderItem, WindowItem } from '../core/items.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
-import { formatMvInto, maxMvBytes } from '../render/format-mv.ts'
 import { createResampler, type Resampler } from '../render/resample.ts'
-import { estimateTokens } from '../render/estimate-tokens.ts'
-import { createTokenTally, settleTally, type TokenTally } from '../render/text-tokens.ts'
+import { createWindowTextWriter } from '../render/window-text.ts'
 import { createTextFile, type TextFile } from '../sinks/text-file.ts'
 import { endMs, noWindows, pickLeads, runPath } from './render-options.ts'
 
@@ -44,47 +44,6 @@ const schema = z.strictObject({
 
 export type RenderTextOptions = z.infer<typeof schema>
 
-/** One window's text: a line per lead (see the layout above). */
-export interface WindowText {
-  labels: string[]
-  startMs: number
-  rate: number
-  leads: Float32Array[]
-}
-
-/** hh:mm:ss.mmm from milliseconds (hours keep counting past 99). */
-export function formatClock(ms: number): string {
-  const t = Math.max(0, Math.round(ms))
-  const pad = (n: number, w: number) => String(n).padStart(w, '0')
-  return `${pad(Math.floor(t / 3_600_000), 2)}:${pad(Math.floor(t / 60_000) % 60, 2)}:${pad(Math.floor(t / 1000) % 60, 2)}.${pad(t % 1000, 3)}`
-}
-
-/** The rate as written in the header: an integer, or up to 3 decimals. */
-export const formatRate = (hz: number): string => String(Number(hz.toFixed(3)))
-
-/**
- * Writes one window's text into `out` (grown when too small); returns the buffer, the end and the
- * text's estimateTokens count, counted while formatting with `tally` (made for the same decimals
- * and separator, src/render/text-tokens.ts) or else by a scan of the bytes.
- */
-export function writeWindowText(w: WindowText, decimals: number, separator: Uint8Array, out: Buffer, tally?: TokenTally | null): { out: Buffer; end: number; tokens: number } {
-  const heads = w.labels.map((label) => `${label} ${formatClock(w.startMs)} ${formatRate(w.rate)}Hz: `)
-  const need = w.leads.reduce((n, x, l) => n + Buffer.byteLength(heads[l]) + maxMvBytes(x.length, separator.length) + 1, 0)
-  if (out.length < need) out = Buffer.allocUnsafe(Math.max(need, 2 * out.length))
-  let at = 0
-  if (tally) Object.assign(tally, { tokens: 0, from: 0, adjust: 0 }) // the first header is pending
-  w.leads.forEach((x, l) => {
-    at += out.write(heads[l], at, 'utf8')
-    at = formatMvInto(x, out, at, decimals, separator, tally)
-    // After a last value ending in a digit, the line break and the next header count from that digit.
-    if (tally && tally.from < 0) Object.assign(tally, { from: at - 1, adjust: 1 })
-    out[at++] = 10 // '\n'
-  })
-  if (!tally) return { out, end: at, tokens: estimateTokens(out, 0, at) }
-  settleTally(tally, out, at)
-  return { out, end: at, tokens: tally.tokens }
-}
-
 export default defineStage<RenderTextOptions>({
   name: 'render-text',
   version: 1,
@@ -97,9 +56,7 @@ export default defineStage<RenderTextOptions>({
     let file: TextFile | null = null
     let done = false
     let sawBlock = false
-    let scratch: Buffer = Buffer.allocUnsafe(0)
-    // Tokens counted while formatting (null: the counting rule failed its self-check, scan instead).
-    const tally = createTokenTally(decimals, separator)
+    const writer = createWindowTextWriter(decimals, separator)
     // Chosen leads and resampler, made again only when a window's labels or rate change.
     let labels: string[] | null = null
     let indices: number[] = []
@@ -122,16 +79,13 @@ export default defineStage<RenderTextOptions>({
         const rs = resampler
         const leads = indices.map((i) => rs.apply(w.samples[i]))
         const text = { labels: indices.map((i) => w.labels[i]), startMs: w.startMs, rate: rs.toHz, leads }
-        const written = writeWindowText(text, decimals, separator, scratch, tally)
-        scratch = written.out
-        // A copy: the stream keeps the bytes until written, and the scratch buffer is reused.
-        const bytes = Buffer.from(scratch.subarray(0, written.end))
+        const { bytes, tokens } = writer.format([text])
         file ??= await createTextFile(target, { signal: ctx.signal })
         const offset = file.offset
-        await file.write(bytes)
+        await file.write(bytes) // copied: the writer reuses its buffer
         const render: RenderItem = {
           kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
-          tokens: written.tokens, windowIndex: w.index,
+          tokens: tokens[0], windowIndex: w.index,
           startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
           startMs: w.startMs, endMs: endMs(w.startMs, w.lengthSamples, w.fs),
           leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),

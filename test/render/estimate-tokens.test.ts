@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getEncoding } from 'js-tiktoken'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
-import { writeWindowText } from '../../src/stages/render-text.ts'
+import { writeWindowText } from '../../src/render/window-text.ts'
 import { createResampler } from '../../src/render/resample.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 

@@ -3,7 +3,7 @@ import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 import { createTokenTally, settleTally } from '../../src/render/text-tokens.ts'
 import { createResampler } from '../../src/render/resample.ts'
-import { writeWindowText, type WindowText } from '../../src/stages/render-text.ts'
+import { writeWindowText, type WindowText } from '../../src/render/window-text.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 import { rng } from '../helpers/seeded-random.ts'
 

@@ -11,6 +11,8 @@ import { testContext } from '../helpers/stage-context.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 import { createTextFile } from '../../src/sinks/text-file.ts'
+import { createHash } from 'node:crypto'
+import { rng } from '../helpers/seeded-random.ts'
 
 const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
 const record100 = readRecord(spec).then((r) => r.items) // 30 min, 2 leads at 360 Hz
@@ -174,7 +176,7 @@ describe('createTextFile', () => {
     const file = path.join(dir, 'a/b/text.txt')
     const out = await createTextFile(file)
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial']) // opened before the first write
-    const chunk = Buffer.alloc(1_500_000, 48) // larger than the stream's buffer (1 MiB): write() waits for 'drain'
+    const chunk = Buffer.alloc(1_500_000, 48) // larger than a chunk (1 MiB): written alone; five fill the stream's buffer (4 MiB) and write() waits for 'drain'
     for (let k = 0; k < 5; k++) await out.write(chunk)
     expect(out.offset).toBe(7_500_000)
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial'])
@@ -183,6 +185,32 @@ describe('createTextFile', () => {
     expect(readFileSync(file).length).toBe(7_500_000)
     await out.abort() // after close: nothing to do, the file stays
     expect(existsSync(file)).toBe(true)
+  })
+
+  it('copies what it is given (the caller reuses one buffer) into chunks, and pieces of any size land in order at their offsets', async () => {
+    const dir = tmpDir('hp-text-file-')
+    const file = path.join(dir, 'text.txt')
+    const out = await createTextFile(file)
+    const next = rng(11)
+    const scratch = Buffer.alloc(3_000_000)
+    const expected = createHash('sha256')
+    let total = 0
+    for (let k = 0; k < 600; k++) {
+      // Mostly window-sized pieces, some of a byte, some larger than a chunk (1 MiB).
+      const r = next()
+      const size = r < 0.05 ? 1 : r < 0.08 ? 1_048_576 + Math.floor(next() * 1_500_000) : 20_000 + Math.floor(next() * 10_000)
+      const piece = scratch.subarray(0, size).fill(65 + (k % 26))
+      piece[0] = 48 + (k % 10)
+      expect(out.offset).toBe(total)
+      await out.write(piece)
+      expected.update(piece)
+      total += size
+      scratch.fill(0) // reused at once: what was written must not change
+    }
+    await out.close()
+    const text = readFileSync(file)
+    expect(text.length).toBe(total)
+    expect(createHash('sha256').update(text).digest('hex')).toBe(expected.digest('hex'))
   })
 
   it('turns a failing open into E_IO when opening, without an unhandled error event, and leaves no file', async () => {
