@@ -20,6 +20,8 @@ export interface TextKernel {
   reserve(bytes: number): ArrayBuffer
   /** formatRun3 in WebAssembly, for values and text in `reserve`'s memory. */
   run3: Run3
+  /** Runs the kernel wrote (not its fallback), so tests can tell which one did. */
+  readonly calls: number
 }
 
 const textModule = lazyWasmModule(TEXT_KERNELS_WASM)
@@ -43,23 +45,34 @@ export function instantiateTextKernel(options: { wasm?: boolean } = {}): TextKer
   if (!module) return null
   const { exports, reserve } = instantiateGrowable<{ run3(p: number, end: number, at: number): number }>(module)
   let memory = reserve(TEXT_DATA)
-  let results = new Int32Array(memory, 0, 2)
+  // Addresses and the write end as unsigned (>>> 0): a memory past 2 GiB would read negative.
+  let results = new Uint32Array(memory, 0, 2)
   let tableSep = -1
+  let calls = 0
   return {
+    get calls() {
+      return calls
+    },
     reserve(bytes) {
       memory = reserve(bytes)
-      if (results.buffer !== memory) results = new Int32Array(memory, 0, 2)
+      if (results.buffer !== memory) results = new Uint32Array(memory, 0, 2)
       return memory
     },
     run3(values, from, out, at, sep, inc, run) {
-      if (values.buffer !== memory || out.buffer !== memory || values.byteOffset < TEXT_DATA || out.byteOffset < TEXT_DATA) {
+      // Its own memory only, the values apart from the text, and room for what it may store: at
+      // most 7 bytes a value and the last 8-byte store's 1 more (formatMvInto leaves 29 a value).
+      const valuesEnd = values.byteOffset + values.byteLength
+      const outEnd = out.byteOffset + out.byteLength
+      if (values.buffer !== memory || out.buffer !== memory || values.byteOffset < TEXT_DATA || out.byteOffset < TEXT_DATA ||
+        !(valuesEnd <= out.byteOffset + at || outEnd <= values.byteOffset) || out.byteLength - at < 8 * (values.length - from)) {
         return formatRun3(values, from, out, at, sep, inc, run)
       }
+      calls++
       if (sep !== tableSep) {
         fillTable(memory, sep)
         tableSep = sep
       }
-      const end = exports.run3(values.byteOffset + 4 * from, values.byteOffset + 4 * values.length, out.byteOffset + at) - out.byteOffset
+      const end = (exports.run3(values.byteOffset + 4 * from, valuesEnd, out.byteOffset + at) >>> 0) - out.byteOffset
       run.i = (results[0] - values.byteOffset) >> 2
       const negatives = results[1]
       run.tokens = negatives * inc[12] + (run.i - from - negatives) * inc[1]

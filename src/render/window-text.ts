@@ -96,7 +96,7 @@ export function createWindowTextWriter(decimals: number, separator: Uint8Array, 
       // With the kernel, its memory from TEXT_DATA on: room for the largest window's values (each
       // window's are copied there in turn), then the text (with the 2 bytes past its end the
       // kernel's 8-byte stores may touch, within mostBytes' margin).
-      const valueRoom = kernel ? 4 * Math.max(0, ...windows.map((w) => w.leads.reduce((n, x) => n + x.length, 0))) : 0
+      const valueRoom = kernel ? 4 * windows.reduce((most, w) => Math.max(most, w.leads.reduce((n, x) => n + x.length, 0)), 0) : 0
       let out: Buffer
       if (kernel) {
         out = Buffer.from(kernel.reserve(TEXT_DATA + valueRoom + total), TEXT_DATA + valueRoom, total)

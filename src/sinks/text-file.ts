@@ -88,6 +88,7 @@ export async function createTextFile(file: string, opts: { signal?: AbortSignal 
     async write(bytes) {
       if (state !== 'open') throw new PipelineError('E_INTERNAL', `write to ${partial} after it was ${state}`, { file: partial })
       if (failure) throw ioError('write', failure)
+      if (bytes.length === 0) return
       offset += bytes.length
       let more = true
       if (chunk && filled + bytes.length > chunk.length) more = flush()

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 import { instantiateTextKernel, TEXT_DATA, type TextKernel } from '../../src/render/format-mv-wasm.ts'
@@ -27,7 +28,10 @@ function viaKernel(k: TextKernel, values: Float32Array, sep: Uint8Array): { text
   input.set(values)
   const out = new Uint8Array(memory, TEXT_DATA + 4 * values.length, need)
   const tally = tallyFor(sep)
+  const calls = k.calls
   const end = formatMvInto(input, out, 0, 3, sep, tally, k.run3)
+  // The kernel wrote runs (not formatRun3, its fallback); short inputs are counted by their test.
+  if (values.length >= 16) expect(k.calls).toBeGreaterThan(calls)
   settleTally(tally, out, end)
   return { text: Buffer.from(out.subarray(0, end)).toString('latin1'), tokens: tally.tokens }
 }
@@ -64,9 +68,10 @@ function around(x: number, count: number): number[] {
 }
 
 describe('the WebAssembly text kernel (format-mv-wasm)', () => {
-  it('the committed bytes are what scripts/wasm-text-kernels.mjs assembles from its WAT text', async () => {
+  it('the committed module is what scripts/wasm-text-kernels.mjs assembles from its WAT text', async () => {
     const source: string = await textKernelsSource()
     expect(source).toContain(`'${TEXT_KERNELS_WASM}'`)
+    expect(readFileSync(new URL('../../src/render/text-kernels.wasm.ts', import.meta.url), 'utf8')).toBe(source)
   })
 
   it('runs on this Node, and `wasm: false` or another layout keeps to JavaScript', () => {
@@ -95,6 +100,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
   it('equals formatRun3 where runs stop: NaN, infinities and values of 10 or more in every lane, at the ends, and lengths 0-9', () => {
     const special = [NaN, Infinity, -Infinity, 10, -10, 12.3456, -999.9995, 2147483.648, 1e21, -3.4e38]
     const next = rng(5)
+    const calls = kernel.calls
     for (let n = 0; n <= 9; n++) {
       for (let at = 0; at < n; at++) {
         for (const v of special) {
@@ -105,6 +111,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
       }
       expectSame(Float32Array.from({ length: n }, () => (next() - 0.5) * 6), `length ${n}`)
     }
+    expect(kernel.calls - calls).toBeGreaterThan(1000) // most of these runs went through the kernel
   })
 
   it('equals formatRun3 on 400,000 random values: mostly small, with runs of NaN and large values mixed in', () => {
@@ -118,11 +125,20 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
     expectSame(values, 'random')
   })
 
-  it('formats with formatRun3 when the values are not in its memory', () => {
+  it('formats with formatRun3 when the values are not in its memory, or the text has no room for its 8-byte stores', () => {
     const values = Float32Array.of(1.25, -0.0004, 3.5, NaN, 7.125)
     const out = new Uint8Array(maxMvBytes(values.length))
+    const calls = kernel.calls
     const end = formatMvInto(values, out, 0, 3, Uint8Array.of(44), null, kernel.run3)
     expect(Buffer.from(out.subarray(0, end)).toString()).toBe(formatMv(values).toString())
+    // In its memory, but a view of the text exactly as long as the text: formatRun3 again.
+    const memory = kernel.reserve(TEXT_DATA + 4096)
+    const input = new Float32Array(memory, TEXT_DATA, 3)
+    input.set([1.25, -0.5, 3.5])
+    const exact = new Uint8Array(memory, TEXT_DATA + 64, '1.250,-0.500,3.500'.length)
+    const n = formatMvInto(input, exact, 0, 3, Uint8Array.of(44), null, kernel.run3)
+    expect(Buffer.from(exact.subarray(0, n)).toString()).toBe('1.250,-0.500,3.500')
+    expect(kernel.calls).toBe(calls)
   })
 })
 
@@ -151,6 +167,27 @@ describe('WindowTextWriter', () => {
           expect(bytes.length).toBe(ends[group.length - 1])
         }
       }
+    }
+  })
+
+  it('handles windows without leads, empty and 1-value leads, NaN leads, and no windows, as writeWindowText does', () => {
+    const sep = Uint8Array.of(44)
+    const odd: WindowText[] = [
+      { labels: [], startMs: 0, rate: 360, leads: [] },
+      { labels: ['I', 'II'], startMs: 1000, rate: 360, leads: [new Float32Array(0), Float32Array.of(-0.25)] },
+      { labels: ['I'], startMs: 2000, rate: 250, leads: [Float32Array.of(1.5, NaN, NaN, -2.125, 0, 12.5, -0.0004)] },
+      { labels: ['I'], startMs: 3000, rate: 250, leads: [new Float32Array(9).fill(NaN)] },
+    ]
+    const tally = createTokenTally(3, sep)
+    for (const wasm of [true, false]) {
+      const writer = createWindowTextWriter(3, sep, { wasm })
+      expect(writer.format([]).bytes.length).toBe(0)
+      const { bytes, ends, tokens } = writer.format(odd)
+      odd.forEach((w, j) => {
+        const r = writeWindowText(w, 3, sep, Buffer.alloc(0), tally)
+        expect(Buffer.from(bytes.subarray(j === 0 ? 0 : ends[j - 1], ends[j])).toString(), `window ${j}, wasm ${wasm}`).toBe(r.out.subarray(0, r.end).toString())
+        expect(tokens[j]).toBe(r.tokens)
+      })
     }
   })
 })

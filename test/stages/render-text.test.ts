@@ -11,6 +11,7 @@ import { testContext } from '../helpers/stage-context.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 import { createTextFile } from '../../src/sinks/text-file.ts'
+import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { createHash } from 'node:crypto'
 import { rng } from '../helpers/seeded-random.ts'
 
@@ -65,8 +66,9 @@ describe('render-text stage on record 100', () => {
         kind: 'render', recordId: '100', format: 'text', offset: at, windowIndex: w.index, startSample: w.startSample,
         endSample: w.startSample + 3600, startMs: w.startMs, endMs: w.startMs + 10_000, leads: ['MLII', 'V5'], fs: 360, values: 7200,
       })
-      expect(r.tokens).toBeGreaterThan(0)
-      const lines = text.subarray(r.offset as number, (r.offset as number) + r.bytes).toString('latin1').split('\n')
+      const slice = text.subarray(r.offset as number, (r.offset as number) + r.bytes)
+      expect(r.tokens).toBe(estimateTokens(slice))
+      const lines = slice.toString('latin1').split('\n')
       expect(lines.pop()).toBe('') // the window's text ends its last line
       expect(lines).toHaveLength(2)
       lines.forEach((line, l) => {
@@ -176,7 +178,7 @@ describe('createTextFile', () => {
     const file = path.join(dir, 'a/b/text.txt')
     const out = await createTextFile(file)
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial']) // opened before the first write
-    const chunk = Buffer.alloc(1_500_000, 48) // larger than a chunk (1 MiB): written alone; five fill the stream's buffer (4 MiB) and write() waits for 'drain'
+    const chunk = Buffer.alloc(1_500_000, 48) // larger than a chunk (1 MiB): each goes to the stream alone
     for (let k = 0; k < 5; k++) await out.write(chunk)
     expect(out.offset).toBe(7_500_000)
     expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial'])
