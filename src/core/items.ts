@@ -32,13 +32,21 @@ export interface RecordingItem {
   patient?: Record<string, unknown>
   /** How many files (parts) the record was read from, when more than one. */
   parts?: number
+  /**
+   * Set by the annotate stage when a sidecar file is the reference: its path. The recording's own
+   * annotations then pass through but are not the reference (the sidecar's rows follow as
+   * `annotation` items with origin "sidecar").
+   */
+  annotationSidecar?: string
 }
 
-/** A reference annotation (beat label, rhythm change, note) read from the recording's files. */
+/** A reference annotation (beat label, rhythm change, note) read from the recording's files or its sidecar. */
 export interface AnnotationItem {
   kind: 'annotation'
   recordId: string
   source: 'reference'
+  /** "sidecar": a row of the sidecar file the annotate stage reads; absent: the recording's own (WFDB annotator, EDF+ TALs). */
+  origin?: 'sidecar'
   /** Sample index at the recording's selected sampling rate. */
   sample: number
   /** Milliseconds from the start of the recording. */

@@ -2,12 +2,14 @@
 // class and `rhythm` items, tagged source "reference", so later stages (summaries, QA, scoring)
 // can use them beside a detector's beats. A rhythm episode runs from its rhythm-change annotation
 // ("+" with aux "(AFIB") to the next one, or to the end of the record; it is emitted when it closes.
-// Every item passes through unchanged.
+// Every item passes through unchanged, but for the recording item, which names the sidecar when
+// one is the reference (`annotationSidecar`).
 // The references are either embedded (WFDB annotator file or EDF+ TALs, as `annotation` items
 // from the read stage: each beat follows its annotation) or a CSV/JSON sidecar file found from
 // the `recording` item (option `sidecar`, src/formats/annotation-sidecar.ts). Sidecar rows are
 // streamed alongside the signal: those before the end of a block come out just before it, as
-// the read stage places annotations; rows past the signal's end are dropped with a warning. A
+// the read stage places annotations, each as an `annotation` item (origin "sidecar") followed by
+// its beat; rows past the signal's end are dropped with a warning. A
 // sidecar replaces the embedded annotations (they still pass through, but make no beats), so
 // beats are never doubled; `sidecar: none` uses the embedded ones. There is no "prefer embedded
 // if any" mode: whether a record has embedded annotations is known only once it has been read.
@@ -47,7 +49,7 @@ export function rhythmOf(a: Pick<AnnotationItem, 'symbol' | 'aux'>): string | nu
 
 export default defineStage<AnnotateOptions>({
   name: 'annotate',
-  version: 2,
+  version: 3,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     let open: { rhythm: string; startSample: number; startMs: number } | null = null
@@ -91,12 +93,15 @@ export default defineStage<AnnotateOptions>({
         if (note.sample < s.lastSample) throw sidecarError(s.file, s.next.line, s.next.sample === null ? 'time_ms' : 'sample', `expected rows in time order, found sample ${note.sample} after sample ${s.lastSample}; sort the sidecar by time`)
         s.lastSample = note.sample
         s.next = null
+        const annotation: AnnotationItem = { kind: 'annotation', recordId: ctx.recordId, source: 'reference', origin: 'sidecar', ...note }
+        yield annotation
         yield* fromNote(note)
       }
     }
 
     try {
-      for await (const item of source as AsyncIterable<Item>) {
+      for await (const input of source as AsyncIterable<Item>) {
+        let item = input
         if (item.kind === 'recording' && !seenRecording) {
           seenRecording = true
           const rec = item as RecordingItem
@@ -109,6 +114,7 @@ export default defineStage<AnnotateOptions>({
           const found = ctx.record.parts ? null : await findSidecar(ctx.options.sidecar, recordingPath(rec.file, ctx.record))
           if (found) {
             sidecar = { file: found.file, rows: readSidecarRows(found.file, ctx.signal), next: null, lastSample: 0 }
+            item = { ...rec, annotationSidecar: found.file } satisfies RecordingItem
             if (found.others.length) ctx.warn('W_SIDECAR_AMBIGUOUS', `reference annotations are read from ${found.file}; ${found.others.join(', ')} beside it ${found.others.length > 1 ? 'are' : 'is'} ignored (name one with the annotate option sidecar)`)
           }
         } else if (item.kind === 'block') {

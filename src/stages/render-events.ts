@@ -4,7 +4,9 @@
 // neighbours' beats have come by), hands out the samples around it from a ring of recent blocks
 // with the beats inside as markers. Events closer than `minGapSec` to the last one taken are
 // skipped (a bigeminy would otherwise give one image per second), at most `max` per record.
-import type { AnnotationItem, BeatItem, Item, SampleBlock } from '../core/items.ts'
+// Rhythm changes come from the reference annotations in use: the recording's own, or a sidecar's
+// rows when the annotate stage reads one (it says so on the recording item).
+import type { AnnotationItem, BeatItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
 import type { StripMarker } from '../render/draw-strip.ts'
 import { z } from '../core/stage-options.ts'
 import { createSampleRing, type SampleRing } from './sample-ring.ts'
@@ -50,6 +52,7 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
   let labels: string[] = []
   let last = -Infinity
   let taken = 0
+  let sidecar = false
   const half = () => Math.round((o.padSec + extraSec) * fs)
   const take = (e: EventCut['event'], out: EventCut[]) => {
     // (minGapSec 0 and source all: the same beat from both sources is taken once.)
@@ -75,10 +78,13 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
         const b = item as BeatItem
         if (markers === 'all' || markers === b.source) beats.push({ sample: b.sample, label: b.label, source: b.source })
         if (wanted.has(b.label) && source(b.source)) insert(pending, { sample: b.sample, timeMs: b.timeMs, label: b.label, source: b.source, kind: 'beat' })
+      } else if (item.kind === 'recording') {
+        sidecar = (item as RecordingItem).annotationSidecar !== undefined
       } else if (item.kind === 'annotation') {
         // A rhythm change ("+" with aux "(AFIB"): its annotation comes before its block, where
         // the annotate stage's rhythm item comes only when the episode closes, maybe hours on.
         const a = item as AnnotationItem
+        if ((a.origin === 'sidecar') !== sidecar) return [] // not the reference in use
         const rhythm = a.symbol === '+' && a.aux.startsWith('(') ? a.aux.slice(1).trim() : ''
         if (rhythm && wanted.has(rhythm) && source('reference')) insert(pending, { sample: a.sample, timeMs: a.timeMs, label: rhythm, source: 'reference', kind: 'rhythm' })
       } else if (item.kind === 'gap') {

@@ -1,7 +1,7 @@
 // render-strip on the first minute of record 100 (stage layer): one PNG per window, drawn in a
 // worker, equal pixel for pixel to drawing the same window in this thread; the window's reference
 // beats as markers; render items that describe the files; every-k; errors.
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BeatItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
@@ -9,6 +9,10 @@ import renderStrip from '../../src/stages/render-strip.ts'
 import { DEFAULT_STRIP_OPTIONS, drawStrip, stripSize } from '../../src/render/draw-strip.ts'
 import { decodePng } from '../../src/render/png.ts'
 import { renderInput } from '../helpers/render-input.ts'
+import { readRecord, recordSpec } from '../helpers/read-record.ts'
+import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+import annotate from '../../src/stages/annotate.ts'
 import { runStage, testContext } from '../helpers/stage-context.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 
@@ -111,6 +115,29 @@ describe('render-strip events', () => {
       const png = decodePng(readFileSync(path.join(ctx.runDir, r.path)))
       expect(Buffer.compare(Buffer.from(png.data), Buffer.from(strip.data))).toBe(0)
     }
+  }, 60_000)
+})
+
+describe('render-strip events from a sidecar', () => {
+  it('takes rhythm changes from the sidecar annotate reads (and not from the recording\'s own annotations); without it, from the recording\'s', async () => {
+    const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'))
+    const { items: read } = await readRecord(spec)
+    const dir = tmpDir('hp-strip-sidecar-')
+    // Record 100's .atr has one rhythm change, "(N" at sample 18; the sidecar has three others.
+    writeFileSync(path.join(dir, '100.annotations.csv'), 'sample,symbol,aux\n5000,+,(AFIB\n15000,+,(N\n25000,+,(AFIB\n')
+    const events = { labels: ['AFIB', 'N'], padSec: 5, minGapSec: 0 }
+    const picked = async (sidecar: string) => {
+      const annotated = await runStage(annotate, read, { record: spec, options: { sidecar } })
+      const { items } = await runStage(renderStrip, annotated.items, { record: spec, options: { windows: false, dir: 'ev', markers: 'none', events } })
+      return items.filter((i): i is RenderItem => i.kind === 'render').map((r) => {
+        const e = r.event as { sample: number; label: string; kind: string }
+        return `${e.kind} ${e.label}@${e.sample}`
+      })
+    }
+    // The sidecar has no beats: its three rhythm changes only.
+    expect(await picked(path.join(dir, '{name}.annotations.csv'))).toEqual(['rhythm AFIB@5000', 'rhythm N@15000', 'rhythm AFIB@25000'])
+    // Without it, the .atr's beats labelled N and its one rhythm change.
+    expect((await picked('none')).filter((e) => e.startsWith('rhythm'))).toEqual(['rhythm N@18'])
   }, 60_000)
 })
 
