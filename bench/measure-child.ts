@@ -22,9 +22,12 @@ export interface ChildMeasure {
   /**
    * With `tree`: the largest sum of VmRSS over the child and all its descendants (pipeline plus
    * ffmpeg), sampled every 50 ms, and each process name's own VmHWM. GNU time's %M is the largest
-   * single process among a child and its waited-for children, not their sum.
+   * single process among a child and its waited-for children, not their sum. The VmRSS sum counts
+   * pages the processes share (two ffmpegs map the same libav and x264 libraries, about 45 MB
+   * each) once per process; peakPssSumBytes is the largest sum of their PSS (/proc/<pid>/
+   * smaps_rollup), which counts a shared page once in all: the memory the tree takes.
    */
-  tree?: { peakSumBytes: number; peakByName: Record<string, number> }
+  tree?: { peakSumBytes: number; peakPssSumBytes: number; peakByName: Record<string, number> }
   stdout: string
   stderr: string
 }
@@ -48,7 +51,7 @@ export async function measureChild(cmd: string, args: string[], cwd: string, opt
         if (m) hwm = Math.max(hwm, Number(m[1]) * 1024)
       }, () => undefined)
     }, 10)
-    const tree = opts.tree ? { peakSumBytes: 0, peakByName: {} as Record<string, number> } : undefined
+    const tree = opts.tree ? { peakSumBytes: 0, peakPssSumBytes: 0, peakByName: {} as Record<string, number> } : undefined
     let sampling = false
     const treePoll = tree ? setInterval(() => {
       if (sampling) return
@@ -105,9 +108,12 @@ async function sampleTree(root: number, tree: NonNullable<ChildMeasure['tree']>)
     return false
   }
   let sum = 0
+  let pssSum = 0
   for (const pid of parent.keys()) {
     if (!inTree(pid)) continue
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '')
+    pssSum += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024
     const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
     const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
     const name = /Name:\s+(\S+)/.exec(status)?.[1] ?? '?'
@@ -115,4 +121,5 @@ async function sampleTree(root: number, tree: NonNullable<ChildMeasure['tree']>)
     tree.peakByName[name] = Math.max(tree.peakByName[name] ?? 0, hwm)
   }
   tree.peakSumBytes = Math.max(tree.peakSumBytes, sum)
+  tree.peakPssSumBytes = Math.max(tree.peakPssSumBytes, pssSum)
 }

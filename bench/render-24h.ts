@@ -21,16 +21,18 @@ import { writeResultsKeepingNotes } from './results-file.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '1' }, cases: { type: 'string', default: 'read,text,png,mp4,text-1h,png-1h,mp4-1h' }, threads: { type: 'string', default: '1' } } })
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '1' }, cases: { type: 'string', default: 'read,text,png,mp4,clips,text-1h,png-1h,mp4-1h,clips-1h' }, threads: { type: 'string', default: '1' } } })
 const runs = Number(args.runs)
 const threads = Number(args.threads)
 const log = (s: string) => process.stderr.write(s + '\n')
 
-const CASES = [
+const CASES: { name: string; what: string; stage: string | null; annotate?: boolean }[] = [
   { name: 'read', what: 'read -> segment (no render: the yardstick for text)', stage: null },
   { name: 'text', what: '(a) read -> segment -> render-text (lead 0, mV, 3 decimals)', stage: '  - render-text' },
   { name: 'png', what: '(b) read -> segment -> render-strip (one PNG per 10 s window)', stage: `  - {use: render-strip, options: {markers: none, threads: ${threads}}}` },
   { name: 'mp4', what: '(c) read -> segment -> render-video (one MP4, a frame per 10 s window)', stage: `  - {use: render-video, options: {markers: none, threads: ${threads}}}` },
+  // Each clip has an ffmpeg of its own beside the record's: two encoders at once.
+  { name: 'clips', what: '(c) with a clip around each reference V (read -> annotate -> segment -> render-video with clips)', stage: `  - {use: render-video, options: {markers: none, threads: ${threads}, clips: {labels: [V], padSec: 5}}}`, annotate: true },
 ]
 // The same on the 1 h file: peak RSS should not depend on the duration.
 const ALL = [...CASES.map((c) => ({ ...c, file: '24h', frames: 8640 })), ...CASES.filter((c) => c.stage).map((c) => ({ ...c, name: `${c.name}-1h`, what: `${c.what}, 1 h file`, file: '1h', frames: 360 }))]
@@ -41,26 +43,27 @@ execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inher
 for (const c of SELECTED) {
   const file = path.basename(TILED_FILES.find((f) => f.name === c.file)!.file)
   const yaml = ['# written by bench/render-24h.ts', `name: render-${c.name}`, 'concurrency: {records: 1}', 'records:', `  - {id: day, path: ${file}, leads: [0]}`,
-    'stages:', '  - {use: read, options: {annotations: false}}', '  - segment', ...(c.stage ? [c.stage] : []), 'output:', '  exclude: [block, window]', '']
+    'stages:', `  - {use: read, options: {annotations: ${c.annotate === true}}}`, ...(c.annotate ? ['  - annotate'] : []), '  - segment', ...(c.stage ? [c.stage] : []), 'output:', '  exclude: [block, window]', '']
   await writeFile(path.join(DATA_DIR, `render-${c.name}.yaml`), yaml.join('\n'))
 }
 
-interface Measured { inRun: number[]; wall: number[]; cpu: number[]; rss: number[]; ffmpeg: number[]; sum: number[]; outputs: string }
+interface Measured { inRun: number[]; wall: number[]; cpu: number[]; rss: number[]; ffmpeg: number[]; sum: number[]; pss: number[]; outputs: string }
 const results = new Map<string, Measured>()
 for (let round = 1; round <= runs; round++) {
   for (const c of SELECTED) {
     const out = path.join(DATA_DIR, 'runs', `render-${c.name}`)
     const m = await measurePipelineRun(root, path.join(DATA_DIR, `render-${c.name}.yaml`), out, { tree: true })
-    const r = results.get(c.name) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], outputs: '' }
+    const r = results.get(c.name) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], pss: [], outputs: '' }
     r.inRun.push(m.inRunSec)
     r.wall.push(m.wallSec)
     r.cpu.push(m.cpuSec)
     r.rss.push(m.tree!.peakByName.node ?? m.tree!.peakByName.MainThread ?? NaN)
     r.ffmpeg.push(m.tree!.peakByName.ffmpeg ?? 0)
     r.sum.push(m.tree!.peakSumBytes)
+    r.pss.push(m.tree!.peakPssSumBytes)
     r.outputs = await describeOutputs(out)
     results.set(c.name, r)
-    log(`round ${round}/${runs} ${c.name.padEnd(7)} in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${mb(r.rss.at(-1)!)} MB (ffmpeg ${mb(r.ffmpeg.at(-1)!)}, together ${mb(r.sum.at(-1)!)}); ${r.outputs}`)
+    log(`round ${round}/${runs} ${c.name.padEnd(7)} in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${mb(r.rss.at(-1)!)} MB (ffmpeg ${mb(r.ffmpeg.at(-1)!)}, together ${mb(r.sum.at(-1)!)}, PSS ${mb(r.pss.at(-1)!)}); ${r.outputs}`)
   }
 }
 
@@ -91,19 +94,19 @@ const rows = SELECTED.map((c) => {
   const inRun = median(r.inRun)
   const perSec = /^(png|mp4)/.test(c.name) ? (c.frames / inRun).toFixed(1) : ''
   const range = r.inRun.length > 1 ? ` (${Math.min(...r.inRun).toFixed(2)}-${Math.max(...r.inRun).toFixed(2)})` : ''
-  return `| ${c.what} | ${inRun.toFixed(2)}${range} | ${median(r.wall).toFixed(1)} | ${median(r.cpu).toFixed(1)} | ${perSec} | ${mb(Math.max(...r.rss))} / ${mb(Math.max(...r.ffmpeg))} / ${mb(Math.max(...r.sum))} | ${r.outputs} |`
+  return `| ${c.what} | ${inRun.toFixed(2)}${range} | ${median(r.wall).toFixed(1)} | ${median(r.cpu).toFixed(1)} | ${perSec} | ${mb(Math.max(...r.rss))} / ${mb(Math.max(...r.ffmpeg))} / ${mb(Math.max(...r.sum))} | ${mb(Math.max(...r.pss))} | ${r.outputs} |`
 })
 // The text target: render-text's own time (the text run less read -> segment) against read -> segment's.
 const text = results.get('text')
 const read = results.get('read')
 if (text && read) {
   const own = median(text.inRun) - median(read.inRun)
-  rows.push(`| render-text's own time: (a) less read -> segment, medians | ${own.toFixed(2)} | | | | | ${own <= median(read.inRun) ? 'at most' : 'more than'} read -> segment's ${median(read.inRun).toFixed(2)} s |`)
+  rows.push(`| render-text's own time: (a) less read -> segment, medians | ${own.toFixed(2)} | | | | | | ${own <= median(read.inRun) ? 'at most' : 'more than'} read -> segment's ${median(read.inRun).toFixed(2)} s |`)
 }
 const md = resultsTable('Rendering the 24 h benchmark file', 'bench/render-24h.ts', [
   `Median of ${runs} interleaved round(s) (in run: with the lowest and highest). Lead 0 of the 24 h file (360 Hz), raw signal, 10 s windows (8,640), no beat markers. "In run" is run-start to run-end;`,
-  '"CPU" is user + system time of the pipeline process (all threads) and of ffmpeg, its child (GNU time). Peak RSS (the largest over the rounds): the pipeline process\'s own, ffmpeg\'s, and the largest sum of the two at one moment, sampled from /proc every 50 ms.',
+  '"CPU" is user + system time of the pipeline process (all threads) and of ffmpeg, its child (GNU time). Peak RSS (the largest over the rounds): the pipeline process\'s own, ffmpeg\'s (the larger of two when a clip is encoded), and the largest sum of all at one moment, sampled from /proc every 50 ms; that sum counts the pages the processes share (ffmpeg\'s libraries) once per process, so "peak PSS" gives the largest sum of their proportional set sizes (smaps_rollup), which counts them once: the memory taken.',
   'Targets (issue 4): the MP4 in under 3 minutes; peak RSS under 300 MB and independent of duration; text at least as fast as reading the file (here: render-text\'s own time at most that of read -> segment).',
-], ['case', 'in run s', 'wall s', 'CPU s', 'frames/s', 'peak RSS MB: pipeline / ffmpeg / together', 'outputs'], rows)
+], ['case', 'in run s', 'wall s', 'CPU s', 'frames/s', 'peak RSS MB: pipeline / ffmpeg / together', 'peak PSS MB, together', 'outputs'], rows)
 await writeResultsKeepingNotes(path.join(here, 'results/render-24h.md'), md)
 process.stdout.write(md)

@@ -91,6 +91,18 @@ describe.runIf(HAVE)('render-video', () => {
     expect(darkShare(strip.data, next)).toBeLessThan(0.6)
   }, 60_000)
 
+  it('encodes clips beside the record\'s video, with the same clips and frames as alone', async () => {
+    const clipOptions = { labels: ['V'], padSec: 2, stepSec: 1, windowSec: 4, minGapSec: 20 }
+    const alone = renders((await runStage(renderVideo, input208, { record: { ...record, id: 'alone' }, options: { windows: false, fps: 5, clips: clipOptions } })).items)
+    const both = renders((await runStage(renderVideo, input208, { record: { ...record, id: 'both' }, options: { fps: 5, clips: clipOptions } })).items)
+    const clipsOf = (rs: RenderItem[]) => rs.filter((r) => r.event).map((r) => [r.path.replace(/^media\/\w+\//, ''), r.frames, r.startSample])
+    expect(clipsOf(both)).toEqual(clipsOf(alone))
+    expect(clipsOf(both).length).toBeGreaterThan(1)
+    const video = both.find((r) => !r.event)!
+    expect(video).toMatchObject({ path: 'media/both/video.mp4', frames: input208.filter((i) => i.kind === 'window').length })
+    for (const r of both) expect((await probeVideo(path.join(runDir, r.path))).frames).toBe(r.frames)
+  }, 60_000)
+
   it('splits on maxBytes into contiguous numbered parts, closing a part at a 10-frame check once its file has reached the limit', async () => {
     // 30 s windows stepping by 1 s: 31 frames. x264 holds back its look-ahead, so the file
     // reaches 1000 bytes only some frames after they were written.
