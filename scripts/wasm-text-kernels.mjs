@@ -16,7 +16,7 @@
 // rounded, NaN (|s| < 9999.5 is false for it) or an infinity stops the run unwritten.
 // Four values a step (WebAssembly SIMD: scaled, checked and rounded as two f64x2), then their
 // four table words one by one; values one at a time at the end and around a value that stops.
-// A window of record 100 takes 3.5-3.7 ns a value to format this way against 10.0-10.4 with
+// A window of record 100 takes 3.0-4.7 ns a value to format this way against 9.1-17.9 with
 // formatRun3, heads and token counting included (`npx tsx bench/text-format.ts`, 2.1 GHz Xeon).
 // Returns the write end; stores where it stopped (an address) at 0 and the negatives at 4.
 //

@@ -10,7 +10,9 @@ import { drawText, textWidth, CELL_HEIGHT } from './bitmap-font.ts'
 import { type Canvas, createCanvas, drawPolyline, fillRect, type Rgb } from './canvas.ts'
 import { CAL_START_MM, resolveStripOptions, type StripGeometry, stripGeometry, type StripOptions } from './strip-layout.ts'
 
+import { formatElapsed } from './elapsed.ts'
 export { DEFAULT_STRIP_OPTIONS, type StripOptions, stripGeometry, stripSize } from './strip-layout.ts'
+export { formatElapsed } from './elapsed.ts'
 
 /** A beat or event to mark above the trace. */
 export interface StripMarker {
@@ -95,11 +97,6 @@ function paintPaper(c: Canvas, g: StripGeometry, grid: boolean): void {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
-// hh:mm:ss.mmm; hours keep counting past 24 (a Holter record's time from start).
-export function formatElapsed(ms: number): string {
-  const t = Math.max(0, Math.round(ms))
-  return `${pad(Math.floor(t / 3_600_000))}:${pad(Math.floor(t / 60_000) % 60)}:${pad(Math.floor(t / 1000) % 60)}.${pad(t % 1000, 3)}`
-}
 
 // The clock time `ms` after an ISO start (read as written: recordings carry local time without a
 // zone), or null when the start does not parse: a decoration must not fail a 24 h render.

@@ -3,12 +3,13 @@
 // bytes and token counts as formatRun3 (format-mv.ts), whose contract it meets, so formatMvInto
 // takes either. It reads and writes its own memory: a caller puts the values and the text there
 // (`reserve`, then views from TEXT_DATA on); with views of any other memory it runs formatRun3.
-// formatRun3 was most of render-text's 0.29 s of formatting on the 24 h benchmark file
-// (bench/results/profile-render-text.md). Without WebAssembly SIMD, or with `wasm: false`,
+// Formatting (formatMvInto and formatRun3) was 0.29 s of render-text's main thread on the 24 h file
+// (bench/results/profile-render-text.md as of 8bc7578). Without WebAssembly SIMD, or `wasm: false`,
 // there is no kernel and callers keep formatRun3.
 import { instantiateGrowable, lazyWasmModule } from '../dsp/wasm-module.ts'
 import { formatRun3, HEAD3, LAST3, type Run3 } from './format-mv.ts'
 import { TEXT_KERNELS_WASM, TEXT_TABLES } from './text-kernels.wasm.ts'
+import { shapeIndex } from './text-tokens.ts'
 
 /** The first byte of the kernel's memory free for values and text (below: its results and table). */
 export const TEXT_DATA = 1 << 18
@@ -39,15 +40,19 @@ function fillTable(memory: ArrayBuffer, sep: number): void {
   }
 }
 
-/** A kernel with a memory of its own (one per stage run, never shared); null without WebAssembly SIMD or with `wasm: false`. */
-export function instantiateTextKernel(options: { wasm?: boolean } = {}): TextKernel | null {
+/**
+ * A kernel for 1-byte separator `sep`, with a memory of its own (one per stage run, never
+ * shared); null without WebAssembly SIMD or with `wasm: false`. Asked for another separator, its
+ * run3 runs formatRun3.
+ */
+export function instantiateTextKernel(sep: number, options: { wasm?: boolean } = {}): TextKernel | null {
   const module = options.wasm === false ? null : textModule()
   if (!module) return null
   const { exports, reserve } = instantiateGrowable<{ run3(p: number, end: number, at: number): number }>(module)
   let memory = reserve(TEXT_DATA)
   // Addresses and the write end as unsigned (>>> 0): a memory past 2 GiB would read negative.
   let results = new Uint32Array(memory, 0, 2)
-  let tableSep = -1
+  fillTable(memory, sep)
   let calls = 0
   return {
     get calls() {
@@ -58,24 +63,20 @@ export function instantiateTextKernel(options: { wasm?: boolean } = {}): TextKer
       if (results.buffer !== memory) results = new Uint32Array(memory, 0, 2)
       return memory
     },
-    run3(values, from, out, at, sep, inc, run) {
+    run3(values, from, out, at, runSep, inc, run) {
       // Its own memory only, the values apart from the text, and room for what it may store: at
       // most 7 bytes a value and the last 8-byte store's 1 more (formatMvInto leaves 29 a value).
       const valuesEnd = values.byteOffset + values.byteLength
       const outEnd = out.byteOffset + out.byteLength
-      if (values.buffer !== memory || out.buffer !== memory || values.byteOffset < TEXT_DATA || out.byteOffset < TEXT_DATA ||
+      if (runSep !== sep || values.buffer !== memory || out.buffer !== memory || values.byteOffset < TEXT_DATA || out.byteOffset < TEXT_DATA ||
         !(valuesEnd <= out.byteOffset + at || outEnd <= values.byteOffset) || out.byteLength - at < 8 * (values.length - from)) {
-        return formatRun3(values, from, out, at, sep, inc, run)
+        return formatRun3(values, from, out, at, runSep, inc, run)
       }
       calls++
-      if (sep !== tableSep) {
-        fillTable(memory, sep)
-        tableSep = sep
-      }
       const end = (exports.run3(values.byteOffset + 4 * from, valuesEnd, out.byteOffset + at) >>> 0) - out.byteOffset
       run.i = (results[0] - values.byteOffset) >> 2
       const negatives = results[1]
-      run.tokens = negatives * inc[12] + (run.i - from - negatives) * inc[1]
+      run.tokens = negatives * inc[shapeIndex(true, 1)] + (run.i - from - negatives) * inc[shapeIndex(false, 1)]
       return end
     },
   }

@@ -12,7 +12,7 @@
 // With a TokenTally (src/render/text-tokens.ts) the loop also counts the text's tokens as
 // estimateTokens would, from each value's shape: sign and number of integer digits.
 import { estimateTokens } from './estimate-tokens.ts'
-import type { TokenTally } from './text-tokens.ts'
+import { SHAPES, shapeIndex, type TokenTally } from './text-tokens.ts'
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6]
 const FAST_LIMIT = 2 ** 31 - 1
@@ -123,7 +123,7 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
       at += d + 1
     }
     if (inc) {
-      if (pending < 0) tokens += inc[(negative ? 11 : 0) + digits]
+      if (pending < 0) tokens += inc[shapeIndex(negative, digits)]
       else {
         tokens += estimateTokens(out, pending, at) - adjust
         pending = -1
@@ -138,7 +138,7 @@ export function formatMvInto(values: Float32Array, out: Uint8Array, at: number, 
   return at
 }
 
-const NO_INC = new Int32Array(22)
+const NO_INC = new Int32Array(SHAPES)
 
 /** Where formatRun3 stopped (`i`) and the tokens it added; `view` is a DataView of its `out`. */
 export interface Run3State { view: DataView; i: number; tokens: number }
@@ -154,8 +154,8 @@ export type Run3 = (values: Float32Array, from: number, out: Uint8Array, at: num
  */
 export function formatRun3(values: Float32Array, from: number, out: Uint8Array, at: number, sep: number, inc: Int32Array, run: Run3State): number {
   const view = run.view
-  const positive = inc[1]
-  const negative = inc[12]
+  const positive = inc[shapeIndex(false, 1)]
+  const negative = inc[shapeIndex(true, 1)]
   let tokens = 0
   let i = from
   for (; i < values.length; i++) {

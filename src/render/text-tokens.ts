@@ -15,8 +15,11 @@
 // null and the caller counts with estimateTokens.
 import { estimateTokens } from './estimate-tokens.ts'
 
-/** Shapes of fast-path values: index 11 * (negative ? 1 : 0) + integer digits (1-10). */
+/** Shapes of fast-path values: index 11 * (negative ? 1 : 0) + integer digits (1-10), see shapeIndex. */
 export const SHAPES = 22
+
+/** The shape of a fast-path value: its sign and its number of integer digits (1-10). */
+export const shapeIndex = (negative: boolean, digits: number): number => (negative ? 11 : 0) + digits
 
 /** Tokens counted while formatting (see above); per run or per configuration, never shared. */
 export interface TokenTally {

@@ -15,10 +15,10 @@
 // Tokens are counted while formatting (src/render/text-tokens.ts), equal to estimateTokens over
 // the window's bytes. Formatting runs in a WebAssembly kernel for the usual layout (3 decimals, a
 // 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts), and the bytes are copied into
-// pooled 1 MiB chunks for the file (src/sinks/text-file.ts). On the 24 h benchmark file
-// (`npx tsx bench/render-24h.ts --cases read,text`): 0.9-1.2 s -> 0.6-0.8 s in run, read ->
-// segment alone 0.3 s. Formatting in a worker thread was tried and measured no faster on 2 cores
-// (the note of bench/results/render-24h.md).
+// pooled 1 MiB chunks for the file (src/sinks/text-file.ts). On the 24 h benchmark file, 8
+// alternating rounds against the code before (`pipeline run bench/data/render-text.yaml`):
+// 1.14-1.29 s -> 0.63-0.80 s in run, read -> segment alone 0.33-0.39 s. Formatting in a worker
+// thread was tried and measured no faster on 2 cores (the notes of bench/results/render-24h.md).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import type { Item, RenderItem, WindowItem } from '../core/items.ts'
@@ -79,13 +79,13 @@ export default defineStage<RenderTextOptions>({
         const rs = resampler
         const leads = indices.map((i) => rs.apply(w.samples[i]))
         const text = { labels: indices.map((i) => w.labels[i]), startMs: w.startMs, rate: rs.toHz, leads }
-        const { bytes, tokens } = writer.format([text])
+        const { bytes, tokens } = writer.format(text)
         file ??= await createTextFile(target, { signal: ctx.signal })
         const offset = file.offset
         await file.write(bytes) // copied: the writer reuses its buffer
         const render: RenderItem = {
           kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
-          tokens: tokens[0], windowIndex: w.index,
+          tokens, windowIndex: w.index,
           startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
           startMs: w.startMs, endMs: endMs(w.startMs, w.lengthSamples, w.fs),
           leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { getEncoding } from 'js-tiktoken'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
-import { writeWindowText } from '../../src/render/window-text.ts'
+import { createWindowTextWriter } from '../../src/render/window-text.ts'
 import { createResampler } from '../../src/render/resample.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 
 const enc = (s: string) => new TextEncoder().encode(s)
 const cl100k = getEncoding('cl100k_base')
 const o200k = getEncoding('o200k_base')
-
 
 describe('estimateTokens', () => {
   it('counts the pre-tokens of cl100k_base on small texts', () => {
@@ -28,16 +27,14 @@ describe('estimateTokens', () => {
     const to100 = createResampler(360, 100)
     const sep = enc(',')
     let total = 0
-    let scratch: Buffer = Buffer.alloc(0)
+    const writer = createWindowTextWriter(3, sep)
     // Every 9th window at 360 Hz (js-tiktoken takes about 20 ms a window), every 6th at 100 Hz.
     for (const [step, resample] of [[9, false], [6, true]] as const) {
       for (let k = 0; k < ws.length; k += step) {
         const w = ws[k]
         const leads = resample ? w.samples.map((x) => to100.apply(x)) : w.samples
-        const r = writeWindowText({ labels: w.labels, startMs: w.startMs, rate: resample ? 100 : w.fs, leads }, 3, sep, scratch)
-        scratch = r.out
-        const bytes = r.out.subarray(0, r.end)
-        const text = bytes.toString('latin1')
+        const { bytes } = writer.format({ labels: w.labels, startMs: w.startMs, rate: resample ? 100 : w.fs, leads })
+        const text = Buffer.from(bytes).toString('latin1')
         const estimate = estimateTokens(bytes)
         expect(estimate, `window ${k}`).toBe(cl100k.encode(text).length)
         expect(estimate, `window ${k}`).toBe(o200k.encode(text).length)

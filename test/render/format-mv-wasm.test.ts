@@ -4,21 +4,29 @@ import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.t
 import { instantiateTextKernel, TEXT_DATA, type TextKernel } from '../../src/render/format-mv-wasm.ts'
 import { TEXT_KERNELS_WASM } from '../../src/render/text-kernels.wasm.ts'
 import { createTokenTally, settleTally, type TokenTally } from '../../src/render/text-tokens.ts'
-import { createWindowTextWriter, writeWindowText, type WindowText } from '../../src/render/window-text.ts'
+import { createWindowTextWriter, type WindowText } from '../../src/render/window-text.ts'
+import { estimateTokens } from '../../src/render/estimate-tokens.ts'
+import { formatElapsed } from '../../src/render/elapsed.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 import { rng } from '../helpers/seeded-random.ts'
+import { float32sAround, toFixedMv } from '../helpers/mv-text.ts'
 // @ts-expect-error: a plain .mjs script without types
 import { textKernelsSource } from '../../scripts/wasm-text-kernels.mjs'
 
-const kernel = instantiateTextKernel()!
-// A tally per separator (making one runs its self-check), reset before each use.
-const tallies = new Map<string, TokenTally>()
-function tallyFor(sep: Uint8Array): TokenTally {
-  const key = Buffer.from(sep).toString('latin1')
-  if (!tallies.has(key)) tallies.set(key, createTokenTally(3, sep)!)
-  return Object.assign(tallies.get(key)!, { tokens: 0, from: -1, adjust: 0 })
-}
 const SEPARATORS = [',', ';', ' ', 'x', '\t', '|']
+// A kernel (its table is made for one separator) and a tally (making one runs its self-check) per separator.
+const kernels = new Map(SEPARATORS.map((s) => [s.charCodeAt(0), instantiateTextKernel(s.charCodeAt(0))!]))
+const kernel = kernels.get(44)!
+const allCalls = () => [...kernels.values()].reduce((n, k) => n + k.calls, 0)
+const tallies = new Map<number, TokenTally>()
+function tallyFor(sep: Uint8Array): TokenTally {
+  if (!tallies.has(sep[0])) tallies.set(sep[0], createTokenTally(3, sep)!)
+  const t = tallies.get(sep[0])!
+  t.tokens = 0
+  t.from = -1
+  t.adjust = 0
+  return t
+}
 
 /** formatMvInto with the kernel (values and text in its memory): the text and its tokens. */
 function viaKernel(k: TextKernel, values: Float32Array, sep: Uint8Array): { text: string; tokens: number } {
@@ -45,26 +53,16 @@ function viaJs(values: Float32Array, sep: Uint8Array): { text: string; tokens: n
   return { text: Buffer.from(out.subarray(0, end)).toString('latin1'), tokens: tally.tokens }
 }
 
-// toFixed(3), with formatMv's one difference: no sign on a result that rounds to zero.
-const toFixed3 = (v: number) => Number(v).toFixed(3).replace(/^-(0\.000)$/, '$1')
 
 function expectSame(values: Float32Array, what: string) {
   for (const s of SEPARATORS) {
     const sep = Buffer.from(s, 'latin1')
-    const wasm = viaKernel(kernel, values, sep)
+    const wasm = viaKernel(kernels.get(sep[0])!, values, sep)
     const js = viaJs(values, sep)
     expect(wasm.text === js.text, `${what}, separator ${JSON.stringify(s)}: text`).toBe(true)
     expect(wasm.tokens, `${what}, separator ${JSON.stringify(s)}: tokens`).toBe(js.tokens)
   }
-  expect(viaKernel(kernel, values, Buffer.from(',')).text).toBe(Array.from(values, toFixed3).join(','))
-}
-
-/** Every float32 from `count` steps below x to `count` above. */
-function around(x: number, count: number): number[] {
-  const f = Float32Array.of(x)
-  const u = new Uint32Array(f.buffer)
-  const base = u[0]
-  return Array.from({ length: 2 * count + 1 }, (_, k) => ((u[0] = base - count + k), f[0]))
+  expect(viaKernel(kernel, values, Buffer.from(',')).text).toBe(Array.from(values, (v) => toFixedMv(v, 3)).join(','))
 }
 
 describe('the WebAssembly text kernel (format-mv-wasm)', () => {
@@ -75,7 +73,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
   })
 
   it('runs on this Node, and `wasm: false` or another layout keeps to JavaScript', () => {
-    expect(instantiateTextKernel({ wasm: false })).toBeNull()
+    expect(instantiateTextKernel(44, { wasm: false })).toBeNull()
     const sep = Uint8Array.of(44)
     expect(createWindowTextWriter(3, sep).wasm).toBe(true)
     expect(createWindowTextWriter(3, sep, { wasm: false }).wasm).toBe(false)
@@ -90,7 +88,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
   })
 
   it('equals formatRun3 on every float32 around the bounds: 9.9995 and 10 (where a run stops), 0.0005 and -0.0005 (a sign or not), 0', () => {
-    const bounds = [...around(9.9995, 3000), ...around(-9.9995, 3000), ...around(10, 300), ...around(-10, 300), ...around(0.0005, 3000), ...around(-0.0005, 3000), ...around(1e-30, 100), -0, 0]
+    const bounds = [...float32sAround(9.9995, 3000), ...float32sAround(-9.9995, 3000), ...float32sAround(10, 300), ...float32sAround(-10, 300), ...float32sAround(0.0005, 3000), ...float32sAround(-0.0005, 3000), ...float32sAround(1e-30, 100), -0, 0]
     expectSame(Float32Array.from(bounds), 'bounds')
     // The same values shuffled among small ones, so each meets every lane of a 4-value step.
     const next = rng(3)
@@ -100,7 +98,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
   it('equals formatRun3 where runs stop: NaN, infinities and values of 10 or more in every lane, at the ends, and lengths 0-9', () => {
     const special = [NaN, Infinity, -Infinity, 10, -10, 12.3456, -999.9995, 2147483.648, 1e21, -3.4e38]
     const next = rng(5)
-    const calls = kernel.calls
+    const calls = allCalls()
     for (let n = 0; n <= 9; n++) {
       for (let at = 0; at < n; at++) {
         for (const v of special) {
@@ -111,7 +109,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
       }
       expectSame(Float32Array.from({ length: n }, () => (next() - 0.5) * 6), `length ${n}`)
     }
-    expect(kernel.calls - calls).toBeGreaterThan(1000) // most of these runs went through the kernel
+    expect(allCalls() - calls).toBeGreaterThan(1000) // most of these runs went through the kernel
   })
 
   it('equals formatRun3 on 400,000 random values: mostly small, with runs of NaN and large values mixed in', () => {
@@ -143,51 +141,38 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
 })
 
 describe('WindowTextWriter', () => {
-  it('gives, for any grouping of record 100\'s windows, the bytes and tokens of writeWindowText window by window, with the kernel and without', async () => {
+  it('writes record 100\'s windows (1 and 2 leads in turn, so the kernel\'s memory grows) with the same bytes with the kernel and without, and tokens equal to estimateTokens', async () => {
     const ws = await windowsOf('100')
-    const texts: WindowText[] = ws.map((w, k) => ({ labels: w.labels, startMs: w.startMs, rate: w.fs, leads: k % 3 === 0 ? [w.samples[1]] : w.samples }))
+    const texts: WindowText[] = ws.map((w, k) => (k % 3 === 0 ? { labels: [w.labels[1]], startMs: w.startMs, rate: w.fs, leads: [w.samples[1]] } : { labels: w.labels, startMs: w.startMs, rate: w.fs, leads: w.samples }))
     const sep = Uint8Array.of(44)
-    const tally = createTokenTally(3, sep)
-    const expected = texts.map((t) => {
-      const r = writeWindowText(t, 3, sep, Buffer.alloc(0), tally)
-      return { bytes: Buffer.from(r.out.subarray(0, r.end)), tokens: r.tokens }
+    const [kernelWriter, js] = [createWindowTextWriter(3, sep), createWindowTextWriter(3, sep, { wasm: false })]
+    expect(kernelWriter.wasm).toBe(true)
+    texts.forEach((t, k) => {
+      const a = kernelWriter.format(t)
+      const aBytes = Buffer.from(a.bytes)
+      const b = js.format(t)
+      expect(aBytes.equals(Buffer.from(b.bytes)), `window ${k}`).toBe(true)
+      expect(a.tokens, `window ${k}`).toBe(estimateTokens(aBytes))
+      expect(b.tokens).toBe(a.tokens)
+      expect(aBytes.toString('latin1').split('\n')[0]).toBe(`${t.labels[0]} ${formatElapsed(t.startMs)} 360Hz: ${Array.from(t.leads[0], (v) => toFixedMv(v, 3)).join(',')}`)
     })
-    for (const wasm of [true, false]) {
-      const writer = createWindowTextWriter(3, sep, { wasm })
-      // Groups of 1, 7 and all 180 (the kernel's memory grows), then 1 again (it stays grown).
-      for (const size of [1, 7, texts.length, 1]) {
-        for (let k = 0; k < texts.length; k += size) {
-          const group = texts.slice(k, k + size)
-          const { bytes, ends, tokens } = writer.format(group)
-          group.forEach((_, j) => {
-            const from = j === 0 ? 0 : ends[j - 1]
-            expect(Buffer.from(bytes.subarray(from, ends[j])).equals(expected[k + j].bytes), `window ${k + j}, groups of ${size}, wasm ${wasm}`).toBe(true)
-            expect(tokens[j]).toBe(expected[k + j].tokens)
-          })
-          expect(bytes.length).toBe(ends[group.length - 1])
-        }
-      }
-    }
   })
 
-  it('handles windows without leads, empty and 1-value leads, NaN leads, and no windows, as writeWindowText does', () => {
+  it('writes windows without leads, with empty, 1-value and NaN leads', () => {
     const sep = Uint8Array.of(44)
-    const odd: WindowText[] = [
-      { labels: [], startMs: 0, rate: 360, leads: [] },
-      { labels: ['I', 'II'], startMs: 1000, rate: 360, leads: [new Float32Array(0), Float32Array.of(-0.25)] },
-      { labels: ['I'], startMs: 2000, rate: 250, leads: [Float32Array.of(1.5, NaN, NaN, -2.125, 0, 12.5, -0.0004)] },
-      { labels: ['I'], startMs: 3000, rate: 250, leads: [new Float32Array(9).fill(NaN)] },
+    const odd: [WindowText, string][] = [
+      [{ labels: [], startMs: 0, rate: 360, leads: [] }, ''],
+      [{ labels: ['I', 'II'], startMs: 1000, rate: 360, leads: [new Float32Array(0), Float32Array.of(-0.25)] }, 'I 00:00:01.000 360Hz: \nII 00:00:01.000 360Hz: -0.250\n'],
+      [{ labels: ['I'], startMs: 3_723_004, rate: 250.5, leads: [Float32Array.of(1.5, NaN, NaN, -2.125, 0, 12.5, -0.0004)] }, 'I 01:02:03.004 250.5Hz: 1.500,NaN,NaN,-2.125,0.000,12.500,0.000\n'],
+      [{ labels: ['I'], startMs: 3000, rate: 250, leads: [new Float32Array(3).fill(NaN)] }, 'I 00:00:03.000 250Hz: NaN,NaN,NaN\n'],
     ]
-    const tally = createTokenTally(3, sep)
     for (const wasm of [true, false]) {
       const writer = createWindowTextWriter(3, sep, { wasm })
-      expect(writer.format([]).bytes.length).toBe(0)
-      const { bytes, ends, tokens } = writer.format(odd)
-      odd.forEach((w, j) => {
-        const r = writeWindowText(w, 3, sep, Buffer.alloc(0), tally)
-        expect(Buffer.from(bytes.subarray(j === 0 ? 0 : ends[j - 1], ends[j])).toString(), `window ${j}, wasm ${wasm}`).toBe(r.out.subarray(0, r.end).toString())
-        expect(tokens[j]).toBe(r.tokens)
-      })
+      for (const [w, text] of odd) {
+        const { bytes, tokens } = writer.format(w)
+        expect(Buffer.from(bytes).toString('latin1'), `wasm ${wasm}`).toBe(text)
+        expect(tokens).toBe(estimateTokens(Buffer.from(bytes)))
+      }
     }
   })
 })

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { rng } from '../helpers/seeded-random.ts'
+import { float32sAround, toFixedMv } from '../helpers/mv-text.ts'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 
-// toFixed with the one documented difference: a result that rounds to zero has no sign.
-const reference = (v: number, d: number) => {
-  const t = Number(v).toFixed(d)
-  return /^-0(\.0*)?$/.test(t) ? t.slice(1) : t
-}
 const expectSame = (values: Float32Array, d: number, sep = ',') =>
-  expect(formatMv(values, d, sep).toString('latin1')).toBe(Array.from(values, (v) => reference(v, d)).join(sep))
-
+  expect(formatMv(values, d, sep).toString('latin1')).toBe(Array.from(values, (v) => toFixedMv(v, d)).join(sep))
 
 const EDGES = [
   0, -0, 0.0005, -0.0005, 0.0015, 0.0025, 1.0005, -1.0005, 0.5, 1.5, 2.5, -2.5, 0.125, -0.125, 0.0625, 1e-7, -1e-7,
@@ -48,13 +43,7 @@ describe('formatMv', () => {
   })
 
   it('matches toFixed around the bounds of the 3-decimal loop for values below 10: every float32 near 10, and where |v| * 1000 passes multiples of 2^32', () => {
-    const near = (x: number, count: number) => {
-      const f = new Float32Array(1)
-      const u = new Uint32Array(f.buffer)
-      f[0] = x
-      return Array.from({ length: 2 * count + 1 }, (_, k) => ((u[0] = u[0] + (k === 0 ? -count : 1)), f[0]))
-    }
-    const bounds = [...near(9.9995, 2000), ...near(10, 200), ...near(4294967.296, 50), ...near(8589934.592, 50), ...near(0.0005, 50)]
+    const bounds = [...float32sAround(9.9995, 2000), ...float32sAround(10, 200), ...float32sAround(4294967.296, 50), ...float32sAround(8589934.592, 50), ...float32sAround(0.0005, 50)]
     // Each after a small value and a negative copy, so the loop (not the first value) meets them.
     const values = Float32Array.from(bounds.flatMap((v) => [0.5, v, -v]))
     for (let d = 0; d <= 6; d++) expectSame(values, d)

@@ -3,26 +3,35 @@ import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 import { createTokenTally, settleTally } from '../../src/render/text-tokens.ts'
 import { createResampler } from '../../src/render/resample.ts'
-import { writeWindowText, type WindowText } from '../../src/render/window-text.ts'
+import { createWindowTextWriter, type WindowText, type WindowTextWriter } from '../../src/render/window-text.ts'
 import { windowsOf } from '../helpers/render-input.ts'
 import { rng } from '../helpers/seeded-random.ts'
 
 const enc = (s: string) => Buffer.from(s, 'utf8')
 
+// Writers by layout, with the WebAssembly kernel where it applies and without (making one runs
+// the tally's self-check), reused across windows.
+const writers = new Map<string, WindowTextWriter[]>()
+function writersFor(decimals: number, separator: string): WindowTextWriter[] {
+  const key = `${decimals}:${separator}`
+  if (!writers.has(key)) {
+    const sep = enc(separator)
+    expect(createTokenTally(decimals, sep), `self-check for ${JSON.stringify(separator)}`).not.toBeNull()
+    writers.set(key, [createWindowTextWriter(decimals, sep), createWindowTextWriter(decimals, sep, { wasm: false })])
+  }
+  return writers.get(key)!
+}
 
-
-/** writeWindowText counted while formatting equals the bytes and the estimateTokens count of the scan. */
+/** The tokens counted while formatting equal estimateTokens of the bytes, with the kernel and without, and the bytes are the same. */
 function expectSameAsScan(w: WindowText, decimals: number, separator: string, what: string) {
-  const sep = enc(separator)
-  const tally = createTokenTally(decimals, sep)
-  expect(tally, `self-check for ${JSON.stringify(separator)}`).not.toBeNull()
-  const fused = writeWindowText(w, decimals, sep, Buffer.alloc(0), tally)
-  const scanned = writeWindowText(w, decimals, sep, Buffer.alloc(0), null)
-  const bytes = fused.out.subarray(0, fused.end)
-  expect(bytes.equals(scanned.out.subarray(0, scanned.end)), what).toBe(true)
-  // (Without a tally writeWindowText counts with estimateTokens over its own bytes.)
-  expect(fused.tokens, what).toBe(estimateTokens(bytes))
-  return fused.tokens
+  const [kernel, js] = writersFor(decimals, separator).map((writer) => {
+    const { bytes, tokens } = writer.format(w)
+    return { bytes: Buffer.from(bytes), tokens }
+  })
+  expect(kernel.bytes.equals(js.bytes), what).toBe(true)
+  expect(js.tokens, what).toBe(estimateTokens(js.bytes))
+  expect(kernel.tokens, what).toBe(js.tokens)
+  return js.tokens
 }
 
 // Separators the stage accepts: punctuation, with spaces, spaces alone, letters, a tab, non-ASCII.

@@ -14,10 +14,11 @@ import { createTextFile } from '../../src/sinks/text-file.ts'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
 import { createHash } from 'node:crypto'
 import { rng } from '../helpers/seeded-random.ts'
+import { rejection, thrown } from '../helpers/thrown.ts'
+import { toFixedMv } from '../helpers/mv-text.ts'
 
 const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
 const record100 = readRecord(spec).then((r) => r.items) // 30 min, 2 leads at 360 Hz
-const toFixed = (v: number, d: number) => Number(v).toFixed(d).replace(/^-(0\.?0*)$/, '$1')
 
 let runs = 0
 /** A context for `stage` in a fresh run directory. */
@@ -42,7 +43,7 @@ async function render(options: unknown, opts: { items?: Item[]; segment?: boolea
 
 const windowsOf = (items: Item[]) => items.filter((i): i is WindowItem => i.kind === 'window')
 const rendersOf = (items: Item[]) => items.filter((i): i is RenderItem => i.kind === 'render')
-const thrown = async (p: Promise<unknown>) => p.then(() => expect.unreachable('no error'), (err: unknown) => err as PipelineError)
+const rejected = async (p: Promise<unknown>) => (await rejection(p)) as PipelineError
 
 describe('render-text stage on record 100', () => {
   it('writes every window as one line per lead that parses back to toFixed(3) of the samples, and the render items slice the file', async () => {
@@ -76,7 +77,7 @@ describe('render-text stage on record 100', () => {
         const s = w.startMs / 1000
         const clock = `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000`
         expect(head).toBe(`${w.labels[l]} ${clock} 360Hz`)
-        expect(values.split(',')).toEqual(Array.from(w.samples[l], (v) => toFixed(v, 3)))
+        expect(values.split(',')).toEqual(Array.from(w.samples[l], (v) => toFixedMv(v, 3)))
       })
       at += r.bytes
     })
@@ -100,7 +101,7 @@ describe('render-text stage on record 100', () => {
   })
 
   it('refuses a rate above the signal rate, naming the option', async () => {
-    const err = await thrown(render({ rate: 500 }, { items: (await record100).slice(0, 20) }))
+    const err = await rejected(render({ rate: 500 }, { items: (await record100).slice(0, 20) }))
     expect(err).toBeInstanceOf(PipelineError)
     expect(err.code).toBe('E_CONFIG_VALUE')
     expect(err.message).toMatch(/option "rate" \(500 Hz\) is above the signal's rate \(360 Hz\)/)
@@ -112,7 +113,7 @@ describe('render-text stage on record 100', () => {
     const run = async () => {
       for await (const _ of renderText.transform(segment.transform(from(items), context(segment, {})), ctx));
     }
-    const err = await thrown(run())
+    const err = await rejected(run())
     expect(err.code).toBe('E_CONFIG_VALUE')
     expect(err.message).toMatch(/option "leads": lead "V9" is not among the record's leads \[MLII, V5\]/)
     expect(existsSync(ctx.mediaDir) ? readdirSync(ctx.mediaDir) : []).toEqual([])
@@ -121,7 +122,7 @@ describe('render-text stage on record 100', () => {
   it('says to put a segment stage first when blocks arrive but no windows', async () => {
     const blocks = (await record100).filter((i): i is SampleBlock => i.kind === 'block').slice(0, 3)
     expect(blocks.length).toBe(3)
-    const err = await thrown(render({}, { items: blocks, segment: false }))
+    const err = await rejected(render({}, { items: blocks, segment: false }))
     expect(err.code).toBe('E_CONFIG_VALUE')
     expect(err.message).toBe('render-text: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, render-text])')
     // A stream with neither blocks nor windows writes nothing and is no error.
@@ -134,7 +135,7 @@ describe('render-text stage on record 100', () => {
     const ac = new AbortController()
     const ctx = context(renderText, {}, ac.signal)
     const seen: Item[] = []
-    const err = await thrown((async () => {
+    const err = await rejected((async () => {
       for await (const item of renderText.transform(segment.transform(from(await record100), context(segment, {})), ctx)) {
         seen.push(item)
         if (rendersOf(seen).length === 3) {
@@ -158,22 +159,16 @@ describe('render-text stage on record 100', () => {
     expect(renderText.parseOptions!({}, where)).toEqual({ leads: [0], decimals: 3, separator: ',', file: 'text.txt' })
     expect(() => renderText.parseOptions!({ lead: [0] }, where)).toThrow(/unknown option "lead"/)
     for (const [bad, at] of [[{ decimals: 7 }, 'decimals'], [{ rate: 0 }, 'rate'], [{ separator: '.' }, 'separator'], [{ file: '../x.txt' }, 'file'], [{ leads: [] }, 'leads']] as const) {
-      const err = (() => {
-        try {
-          renderText.parseOptions!(bad, where)
-        } catch (e) {
-          return e as PipelineError
-        }
-      })()
-      expect(err?.code, JSON.stringify(bad)).toBe('E_CONFIG_VALUE')
-      expect(err?.context.yamlPath).toBe(`stages[3].options.${at}`)
+      const err = thrown(() => renderText.parseOptions!(bad, where))
+      expect(err.code, JSON.stringify(bad)).toBe('E_CONFIG_VALUE')
+      expect(err.context.yamlPath).toBe(`stages[3].options.${at}`)
     }
   })
 })
 
 // The stage's writer (src/sinks/text-file.ts), tested here beside its only user.
 describe('createTextFile', () => {
-  it('writes through <file>.partial with backpressure, counts the offset and renames on close', async () => {
+  it('writes through <file>.partial, counts the offset and renames on close', async () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'a/b/text.txt')
     const out = await createTextFile(file)
@@ -219,7 +214,7 @@ describe('createTextFile', () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'text.txt')
     mkdirSync(`${file}.partial`) // opening it for writing fails (EISDIR)
-    const err = await createTextFile(file).then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
+    const err = await rejected(createTextFile(file))
     expect(err.code).toBe('E_IO')
     expect(err.message).toMatch(/cannot open .*text\.txt\.partial: .*EISDIR/)
     expect(err.cause).toBeInstanceOf(Error)
@@ -229,7 +224,7 @@ describe('createTextFile', () => {
   it('says which directory it cannot create', async () => {
     const dir = tmpDir('hp-text-file-')
     writeFileSync(path.join(dir, 'plain'), '')
-    const err = await createTextFile(path.join(dir, 'plain/sub/text.txt')).then(() => expect.unreachable('no error'), (e: unknown) => e as PipelineError)
+    const err = await rejected(createTextFile(path.join(dir, 'plain/sub/text.txt')))
     expect(err.code).toBe('E_IO')
     expect(err.message).toMatch(/cannot create the directory of .*plain\/sub\/text\.txt\.partial/)
   })
