@@ -96,6 +96,13 @@ export function gutterMm(o: StripOptions): number {
   return Math.max(GUTTER_MM, Math.ceil(need / 5) * 5)
 }
 
+/** Heights of the header and of a marker lane, and where the paper starts: one rounding, for the size and the geometry alike. */
+function paperTop(o: StripOptions): { headerHeight: number; laneHeight: number; top: number } {
+  const headerHeight = Math.round(HEADER_MM * o.pxPerMm)
+  const laneHeight = o.markers ? Math.round(LANE_MM * o.pxPerMm) : 0
+  return { headerHeight, laneHeight, top: headerHeight + 2 * laneHeight }
+}
+
 /** Canvas size of a strip; both sides even. */
 export function stripSize(windowSec: number, leads: number, o: StripOptions): { width: number; height: number } {
   if (!Number.isFinite(windowSec) || windowSec <= 0) {
@@ -108,8 +115,7 @@ export function stripSize(windowSec: number, leads: number, o: StripOptions): { 
   const even = (n: number) => n + (n & 1)
   // +1: the closing grid line on the right and at the bottom lies on the paper's edge.
   const width = even(Math.ceil((gutterMm(o) + windowSec * o.speedMmPerS) * px) + 1)
-  const top = Math.round((HEADER_MM + (o.markers ? 2 * LANE_MM : 0)) * px)
-  const height = even(top + Math.round(leads * o.leadHeightMm * px) + 1)
+  const height = even(paperTop(o).top + Math.round(leads * o.leadHeightMm * px) + 1)
   if (width * height > MAX_PIXELS) {
     throw new PipelineError('E_CONFIG_VALUE', `a ${windowSec} s strip of ${leads} leads would be ${width}x${height} px, over the ${MAX_PIXELS} pixel bound; shorten windowSec or lower pxPerMm`, { field: 'windowSec' })
   }
@@ -120,9 +126,7 @@ export function stripSize(windowSec: number, leads: number, o: StripOptions): { 
 export function stripGeometry(windowSec: number, leads: number, o: StripOptions): StripGeometry {
   const { width, height } = stripSize(windowSec, leads, o)
   const px = o.pxPerMm
-  const headerHeight = Math.round(HEADER_MM * px)
-  const laneHeight = o.markers ? Math.round(LANE_MM * px) : 0
-  const top = headerHeight + 2 * laneHeight
+  const { headerHeight, laneHeight, top } = paperTop(o)
   const left = Math.round(gutterMm(o) * px)
   const leadHeight = o.leadHeightMm * px
   const pxPerSec = o.speedMmPerS * px

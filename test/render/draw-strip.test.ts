@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { type Canvas, getPixel, type Rgb } from '../../src/render/canvas.ts'
 import { DEFAULT_STRIP_OPTIONS, drawStrip, formatClock, formatElapsed, STRIP_COLORS, type StripInput, stripGeometry, stripSize } from '../../src/render/draw-strip.ts'
-import { resolveStripOptions } from '../../src/render/strip-layout.ts'
+import { gutterMm, resolveStripOptions } from '../../src/render/strip-layout.ts'
 
 const FS = 360
 const is = (c: Canvas, x: number, y: number, colour: Rgb) => getPixel(c, x, y).join() === [...colour, 255].join()
@@ -33,6 +33,25 @@ describe('stripSize', () => {
     expect(width % 2).toBe(0)
     expect(height % 2).toBe(0)
     expect(drawStrip(input(Array.from({ length: leads }, () => constant(0.1, 5)), { windowSec }), o)).toMatchObject({ width, height })
+  })
+
+  it('holds the closing grid lines, bottom and right, at every pxPerMm from 1 to 20 in steps of 0.1, with and without marker lanes', () => {
+    // The size and the geometry once rounded the header and lanes differently: at 1.1, 1.3, 1.5
+    // or 1.7 px/mm the bottom line fell one row past the canvas.
+    for (let tenth = 10; tenth <= 200; tenth++) {
+      for (const markers of [true, false]) {
+        for (const leads of [1, 2, 3]) {
+          const o = resolveStripOptions({ pxPerMm: tenth / 10, markers })
+          const g = stripGeometry(10, leads, o)
+          const what = `${tenth / 10} px/mm, ${leads} leads, markers ${markers}`
+          expect(g.top + Math.round(leads * o.leadHeightMm * o.pxPerMm), what).toBeLessThan(g.height) // bottom line
+          expect(Math.round((gutterMm(o) + 10 * o.speedMmPerS) * o.pxPerMm), what).toBeLessThan(g.width) // right line
+        }
+      }
+    }
+    const c = drawStrip(input([constant(Number.NaN)]), { ...bare, pxPerMm: 1.1 })
+    const g = stripGeometry(10, 1, resolveStripOptions({ ...bare, pxPerMm: 1.1 }))
+    expect(is(c, 5, g.top + Math.round(DEFAULT_STRIP_OPTIONS.leadHeightMm * 1.1), STRIP_COLORS.dark)).toBe(true)
   })
 
   it('depends on windowSec, not on the data', () => {
