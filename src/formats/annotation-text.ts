@@ -20,3 +20,10 @@ export function joinAnnotationText(symbol: string, aux: string): string {
   if (!aux) return symbol
   return aux[0] === '(' || aux[0] === ')' ? `${symbol}${aux}` : `${symbol} ${aux}`
 }
+
+/** The rhythm an annotation starts, or null: MIT writes a rhythm change as "+" with aux "(NAME". */
+export function rhythmOf(a: { symbol: string; aux: string }): string | null {
+  if (a.symbol !== '+' || !a.aux.startsWith('(')) return null
+  const name = a.aux.slice(1).trim()
+  return name === '' ? null : name
+}

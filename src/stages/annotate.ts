@@ -8,8 +8,9 @@
 // from the read stage: each beat follows its annotation) or a CSV/JSON sidecar file found from
 // the `recording` item (option `sidecar`, src/formats/annotation-sidecar.ts). Sidecar rows are
 // streamed alongside the signal: those before the end of a block come out just before it, as
-// the read stage places annotations, each as an `annotation` item (origin "sidecar") followed by
-// its beat; rows past the signal's end are dropped with a warning. A
+// the read stage places annotations, as beats and rhythms, and a row that makes no beat (or has
+// an aux text) also as an `annotation` item (origin "sidecar"); rows past the signal's end are
+// dropped with a warning. A
 // sidecar replaces the embedded annotations (they still pass through, but make no beats), so
 // beats are never doubled; `sidecar: none` uses the embedded ones. There is no "prefer embedded
 // if any" mode: whether a record has embedded annotations is known only once it has been read.
@@ -23,6 +24,7 @@ import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { findSidecar, readSidecarRows, sidecarOptionProblem } from '../formats/annotation-sidecar.ts'
 import { sidecarError, type SidecarRow } from '../formats/annotation-row.ts'
 import { createAnnotationClock } from '../formats/annotation-clock.ts'
+import { rhythmOf } from '../formats/annotation-text.ts'
 
 const schema = z.strictObject({
   /** Emit beat items for the reference beats. */
@@ -40,12 +42,6 @@ export type AnnotateOptions = z.infer<typeof schema>
 
 type Note = Pick<AnnotationItem, 'sample' | 'timeMs' | 'symbol' | 'aux'>
 
-/** The rhythm an annotation starts, or null: MIT writes a rhythm change as "+" with aux "(NAME". */
-export function rhythmOf(a: Pick<AnnotationItem, 'symbol' | 'aux'>): string | null {
-  if (a.symbol !== '+' || !a.aux.startsWith('(')) return null
-  const name = a.aux.slice(1).trim()
-  return name === '' ? null : name
-}
 
 export default defineStage<AnnotateOptions>({
   name: 'annotate',
@@ -93,8 +89,12 @@ export default defineStage<AnnotateOptions>({
         if (note.sample < s.lastSample) throw sidecarError(s.file, s.next.line, s.next.sample === null ? 'time_ms' : 'sample', `expected rows in time order, found sample ${note.sample} after sample ${s.lastSample}; sort the sidecar by time`)
         s.lastSample = note.sample
         s.next = null
-        const annotation: AnnotationItem = { kind: 'annotation', recordId: ctx.recordId, source: 'reference', origin: 'sidecar', ...note }
-        yield annotation
+        // A row that makes no beat (a rhythm change, a note), or says more than its beat does,
+        // passes on as an annotation too; a day of beats does not (a beat item carries its row).
+        if (!(ctx.options.beats && aamiClass(note.symbol)) || note.aux !== '') {
+          const annotation: AnnotationItem = { kind: 'annotation', recordId: ctx.recordId, source: 'reference', origin: 'sidecar', ...note }
+          yield annotation
+        }
         yield* fromNote(note)
       }
     }

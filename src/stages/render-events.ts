@@ -9,6 +9,7 @@
 import type { AnnotationItem, BeatItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
 import type { StripMarker } from '../render/draw-strip.ts'
 import { z } from '../core/stage-options.ts'
+import { rhythmOf } from '../formats/annotation-text.ts'
 import { createSampleRing, type SampleRing } from './sample-ring.ts'
 
 export const eventOptionsSchema = z.strictObject({
@@ -85,7 +86,7 @@ export function createEventPicker(o: EventOptions, markers: 'all' | 'detector' |
         // the annotate stage's rhythm item comes only when the episode closes, maybe hours on.
         const a = item as AnnotationItem
         if ((a.origin === 'sidecar') !== sidecar) return [] // not the reference in use
-        const rhythm = a.symbol === '+' && a.aux.startsWith('(') ? a.aux.slice(1).trim() : ''
+        const rhythm = rhythmOf(a)
         if (rhythm && wanted.has(rhythm) && source('reference')) insert(pending, { sample: a.sample, timeMs: a.timeMs, label: rhythm, source: 'reference', kind: 'rhythm' })
       } else if (item.kind === 'gap') {
         // Samples run on across an EDF+D gap without a jump in their numbers: cut what is due

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import annotate, { rhythmOf } from '../../src/stages/annotate.ts'
+import annotate from '../../src/stages/annotate.ts'
+import { rhythmOf } from '../../src/formats/annotation-text.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 import type { AnnotationItem, BeatItem, GapItem, Item, RecordingItem, RhythmItem, SampleBlock } from '../../src/core/items.ts'
 import { runStage, type StageRun } from '../helpers/stage-context.ts'
@@ -105,11 +106,11 @@ describe('annotate stage with a sidecar file', () => {
     const rec = folder({ 'rec.annotations.csv': 'sample,time_ms,symbol,aux,is_beat\n10,100,N,,1\n250,2500,"V",,1\n480,4800,~,,0\n600,6000,A,,1\n1200,12000,N,,1\n' })
     const input: Item[] = [recording(rec), note(5, 'N'), block(0, 500), note(520, 'N'), block(500, 500)]
     const { items, warnings } = await runStage(annotate, input)
-    expect(items.map(where)).toEqual(['recording@', 'annotation@5', 'annotation(sidecar)@10', 'beat@10', 'annotation(sidecar)@250', 'beat@250', 'annotation(sidecar)@480', 'block@0', 'annotation@520', 'annotation(sidecar)@600', 'beat@600', 'block@500'])
+    expect(items.map(where)).toEqual(['recording@', 'annotation@5', 'beat@10', 'beat@250', 'annotation(sidecar)@480', 'block@0', 'annotation@520', 'beat@600', 'block@500'])
     expect(beats(items).map((b) => [b.sample, b.timeMs, b.label, b.symbol, b.source])).toEqual([[10, 100, 'N', 'N', 'reference'], [250, 2500, 'V', 'V', 'reference'], [600, 6000, 'S', 'A', 'reference']])
-    // Each row also passes on as an annotation (origin sidecar), non-beats too; the recording item names the sidecar.
+    // A row that makes no beat passes on as an annotation (origin sidecar); the recording item names the sidecar.
     const rows = items.filter((i): i is AnnotationItem => i.kind === 'annotation' && (i as AnnotationItem).origin === 'sidecar')
-    expect(rows.map((a) => [a.sample, a.timeMs, a.symbol, a.aux, a.source])).toEqual([[10, 100, 'N', '', 'reference'], [250, 2500, 'V', '', 'reference'], [480, 4800, '~', '', 'reference'], [600, 6000, 'A', '', 'reference']])
+    expect(rows.map((a) => [a.sample, a.timeMs, a.symbol, a.aux, a.source])).toEqual([[480, 4800, '~', '', 'reference']])
     const sidecarFile = path.join(path.dirname(rec), 'rec.annotations.csv')
     expect(items.filter((i) => i.kind !== 'beat' && !rows.includes(i as AnnotationItem))).toEqual([{ ...input[0], annotationSidecar: sidecarFile }, ...input.slice(1)])
     expect(warnings).toEqual([
@@ -124,7 +125,7 @@ describe('annotate stage with a sidecar file', () => {
     expect(rhythms(items).map((r) => [r.rhythm, r.startSample, r.endSample, r.startMs, r.endMs])).toEqual([
       ['N', 5, 200, 50, 2000], ['AFIB', 200, 700, 2000, 7000], ['N', 700, 1000, 7000, 10000],
     ])
-    expect(items.map(where)).toEqual(['recording@', 'annotation(sidecar)@5', 'annotation(sidecar)@200', 'rhythm@5', 'annotation(sidecar)@210', 'beat@210', 'block@0', 'annotation(sidecar)@700', 'rhythm@200', 'block@500', 'rhythm@700'])
+    expect(items.map(where)).toEqual(['recording@', 'annotation(sidecar)@5', 'annotation(sidecar)@200', 'rhythm@5', 'beat@210', 'block@0', 'annotation(sidecar)@700', 'rhythm@200', 'block@500', 'rhythm@700'])
   })
 
   it('places time-only rows at the recording rate, discounting EDF+D gaps, and times sample-only rows', async () => {
@@ -132,9 +133,7 @@ describe('annotate stage with a sidecar file', () => {
     const input: Item[] = [recording(rec), block(0, 100), gap(1000, 3000, 100), block(100, 100)]
     const { items } = await runStage(annotate, input)
     expect(beats(items).map((b) => [b.sample, b.timeMs, b.label])).toEqual([[50, 500, 'N'], [100, 999.994, 'V'], [100, 2000, 'Q'], [150, 3500, 'N'], [160, 3600, 'F']])
-    expect(items.map(where).filter((w) => !w.startsWith('annotation'))).toEqual(['recording@', 'beat@50', 'block@0', 'gap@', 'beat@100', 'beat@100', 'beat@150', 'beat@160', 'block@100'])
-    // Each beat right after its row.
-    expect(items.flatMap((i, k) => (i.kind === 'beat' ? [where(items[k - 1])] : []))).toEqual(['annotation(sidecar)@50', 'annotation(sidecar)@100', 'annotation(sidecar)@100', 'annotation(sidecar)@150', 'annotation(sidecar)@160'])
+    expect(items.map(where)).toEqual(['recording@', 'beat@50', 'block@0', 'gap@', 'beat@100', 'beat@100', 'beat@150', 'beat@160', 'block@100'])
   })
 
   it('ignores the sidecar with sidecar: none, and uses the embedded annotations when auto finds none', async () => {
