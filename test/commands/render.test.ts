@@ -3,15 +3,12 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { decodePng } from '../../src/render/png.ts'
 import { runCli } from '../helpers/child.ts'
-import { probeVideo } from '../helpers/ffprobe.ts'
+import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
-const HAVE = findFfmpeg() !== null
-if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
-if (!HAVE) console.warn('pipeline render test skipped: no ffmpeg on PATH or FFMPEG_PATH (bash scripts/ensure-ffmpeg.sh)')
+const HAVE = !skipWithoutFfmpeg() // skips (with a warning) without ffmpeg and ffprobe, except under CI
 
 describe('pipeline render', () => {
   it.runIf(HAVE)('writes the text, a strip per window and a video of record 208 with the windows asked for', async () => {

@@ -8,14 +8,11 @@ import { describe, expect, it } from 'vitest'
 import { linesOf, runCli } from '../helpers/child.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
-import { probeVideo } from '../helpers/ffprobe.ts'
-import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { decodePng } from '../../src/render/png.ts'
 
 // The demo renders videos, so it needs ffmpeg (`npm run demo` installs it; so does .ci/run).
-const HAVE_FFMPEG = findFfmpeg() !== null
-if (!HAVE_FFMPEG && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
-if (!HAVE_FFMPEG) console.warn('demo test skipped: the demo renders a video and there is no ffmpeg (bash scripts/ensure-ffmpeg.sh)')
+const HAVE_FFMPEG = !skipWithoutFfmpeg() // skips (with a warning) without ffmpeg and ffprobe, except under CI
 
 const GOLDEN = path.join(ROOT, 'test/golden')
 

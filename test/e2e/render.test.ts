@@ -6,15 +6,12 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
-import { probeVideo } from '../helpers/ffprobe.ts'
+import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
-const HAVE = findFfmpeg() !== null
-if (!HAVE && process.env.CI) throw new Error('ffmpeg is missing under CI: .ci/run installs it (scripts/ensure-ffmpeg.sh)')
-if (!HAVE) console.warn('render-video run tests skipped: no ffmpeg on PATH or FFMPEG_PATH (bash scripts/ensure-ffmpeg.sh)')
+const HAVE = !skipWithoutFfmpeg() // skips (with a warning) without ffmpeg and ffprobe, except under CI
 
 function dataset(dir: string, stages: string[]): string {
   const file = path.join(dir, 'render.yaml')

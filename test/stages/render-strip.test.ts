@@ -13,6 +13,7 @@ import { readRecord, recordSpec } from '../helpers/read-record.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 import annotate from '../../src/stages/annotate.ts'
+import { rejection } from '../helpers/thrown.ts'
 import { runStage, testContext } from '../helpers/stage-context.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 
@@ -81,7 +82,7 @@ describe('render-strip', () => {
 })
 
 async function rejected(p: Promise<unknown>): Promise<PipelineError> {
-  const err = await p.then(() => null, (e: unknown) => e)
+  const err = await rejection(p)
   expect(err).toBeInstanceOf(PipelineError)
   return err as PipelineError
 }
