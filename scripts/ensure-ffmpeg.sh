@@ -29,8 +29,9 @@ if [[ -r /etc/debian_version ]] && command -v apt-get >/dev/null; then
   fi
   log=$(mktemp)
   trap 'rm -f "$log"' EXIT
-  # Quiet on success; the apt log is shown only when something fails.
-  if ! { "${sudo[@]}" apt-get update -q && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends ffmpeg; } >"$log" 2>&1; then
+  # Quiet on success; the apt log is shown only when something fails. The variable is set by env
+  # after sudo, whose env_reset would drop it if it came before.
+  if ! { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ffmpeg; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "installing ffmpeg with apt-get failed (see above); install it by hand or set FFMPEG_PATH" >&2
     exit 1
