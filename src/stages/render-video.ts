@@ -134,6 +134,7 @@ export default defineStage<RenderVideoOptions>({
     }
     const c = o.clips
     const picker = c ? createEventPicker(c, o.markers, o.markerLagSec, c.windowSec / 2) : null
+    const clipSpare: Uint8Array[] = [] // the clips' frame buffers (their size is not the record's frames')
     async function* clip(cuts: EventCut[]): AsyncGenerator<Item> {
       for (const cut of cuts) {
         const leads = pickLeads('render-video', o.leads, cut.labels)
@@ -141,7 +142,7 @@ export default defineStage<RenderVideoOptions>({
         const strip = stripOptions(o)
         const size = stripSize(c!.windowSec, leads.length, strip)
         const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
-        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal, source: c!.source })
+        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal, source: c!.source, spare: clipSpare })
         ctx.count?.('video-frame', done.frames)
         const span = cut.samples[0].length
         yield {

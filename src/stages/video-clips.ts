@@ -2,7 +2,7 @@
 // events"): for one event cut (render-events.ts), a short MP4 whose frames are strips of
 // `windowSec` stepping by `stepSec` across the event, so the event scrolls through the strip
 // from its right edge (padSec before) to its left (padSec after). Frames are drawn in the render
-// pool with a bounded number in flight and piped to their own encoder.
+// pool with a bounded number in flight, into buffers that go round, and piped to their own encoder.
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { StripOptions } from '../render/draw-strip.ts'
@@ -26,6 +26,8 @@ export interface ClipOptions {
   startTime: string | null
   signal: AbortSignal
   source: EventOptions['source']
+  /** Frame buffers back from ffmpeg, to draw the next frames into (kept by the caller across clips). */
+  spare: Uint8Array[]
 }
 
 /** Encodes the clip of `cut` (cut with padSec + windowSec/2 either side); resolves with its file, size and frames. */
@@ -38,6 +40,13 @@ export async function renderClip(cut: EventCut, leads: number[], pool: RenderPoo
   const count = Math.floor((2 * o.padSec) / o.stepSec + 1e-9) + 1
   const enc: VideoEncoder = createVideoEncoder({ ffmpeg: o.ffmpeg, file, width: o.size.width, height: o.size.height, fps: o.fps, crf: o.crf, preset: o.preset, signal: o.signal })
   const flight: Promise<Uint8Array>[] = []
+  // Writes the oldest frame; once ffmpeg has taken its bytes the buffer goes back for another
+  // frame (as render-video's do: a fresh 2 MB canvas a frame is left to the garbage collector).
+  const land = async () => {
+    const pixels = await flight.shift()!
+    await enc.writeFrame(pixels)
+    o.spare.push(pixels)
+  }
   try {
     for (let k = 0; k < count; k++) {
       const at = Math.round(k * step)
@@ -47,12 +56,12 @@ export async function renderClip(cut: EventCut, leads: number[], pool: RenderPoo
         startSample: from, startMs: cut.startMs + Math.round((at / cut.fs) * 1000), windowSec: o.windowSec,
         markers: cut.markers.filter((m) => m.sample >= from && m.sample < from + width), title: o.title, startTime: o.startTime,
       }
-      const frame = pool.draw({ t: 'rgba', input, options: o.strip })
+      const frame = pool.draw({ t: 'rgba', input, options: o.strip, target: o.spare.pop() })
       frame.catch(() => undefined) // awaited in order below
       flight.push(frame)
-      while (flight.length > o.depth) await enc.writeFrame(await flight.shift()!)
+      while (flight.length > o.depth) await land()
     }
-    while (flight.length) await enc.writeFrame(await flight.shift()!)
+    while (flight.length) await land()
     return await enc.finish()
   } catch (err) {
     await Promise.allSettled(flight)
