@@ -20,7 +20,7 @@ import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import type { Item, RecordingItem, RenderItem, WindowItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
-import { checkFfmpeg, requireFfmpeg } from '../sinks/ffmpeg.ts'
+import { checkFfmpegOnce, requireFfmpeg } from '../sinks/ffmpeg.ts'
 import { createRenderPool, type RenderPool } from './render-pool.ts'
 import { createWindowHold, type HeldWindow } from './render-hold.ts'
 import { endMs, noWindows, pickLeads, runPath, stripOptionFields } from './render-options.ts'
@@ -69,7 +69,7 @@ export default defineStage<RenderVideoOptions>({
   },
   async *transform(source, ctx) {
     const o = ctx.options
-    await checkFfmpeg(o.ffmpeg!, ctx.signal)
+    await checkFfmpegOnce(o.ffmpeg!, ctx.signal)
     const hold = createWindowHold(o.markers, o.markerLagSec)
     const depth = 2 * o.threads
     const flight: { frame: Promise<Uint8Array>; window: WindowItem }[] = []

@@ -1,11 +1,10 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
-import { checkFfmpeg, findFfmpeg, requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { checkFfmpeg, checkFfmpegOnce, findFfmpeg, requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { ffmpegTools, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
-import { thrown } from '../helpers/thrown.ts'
-import { rejection } from '../helpers/thrown.ts'
+import { rejection, thrown } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 /** A shell script standing in for ffmpeg (or ffprobe) in `dir`. */
@@ -16,7 +15,6 @@ function fakeTool(dir: string, name: string, body: string, mode = 0o755): string
   chmodSync(file, mode)
   return file
 }
-
 
 const signal = new AbortController().signal
 
@@ -61,6 +59,20 @@ describe('findFfmpeg / requireFfmpeg', () => {
 
 describe('checkFfmpeg', () => {
   const dir = tmpDir()
+
+  it('checkFfmpegOnce runs the check once for a binary that passed, and again once the binary changes or after a failure', async () => {
+    const log = path.join(dir, 'once.log')
+    const body = (encoder: string) => `echo "$2" >> ${log}; case "$2" in -version) echo "ffmpeg version 9.9-fake";; *) echo " V..... ${encoder}  fake";; esac`
+    const bin = fakeTool(path.join(dir, 'once'), 'ffmpeg', body('mpeg4'))
+    const calls = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0)
+    await expect(checkFfmpegOnce(bin, signal)).rejects.toThrow(/lists no libx264/)
+    await expect(checkFfmpegOnce(bin, signal)).rejects.toThrow(/lists no libx264/) // a failure is not kept
+    expect(calls()).toBe(4)
+    fakeTool(path.join(dir, 'once'), 'ffmpeg', body('libx264') + ' # a longer file: another size')
+    expect(await checkFfmpegOnce(bin, signal)).toEqual({ version: 'ffmpeg version 9.9-fake' })
+    expect(await checkFfmpegOnce(bin, signal)).toEqual({ version: 'ffmpeg version 9.9-fake' })
+    expect(calls()).toBe(6)
+  })
 
   it('refuses an ffmpeg without libx264, naming the encoder', async () => {
     const noX264 = fakeTool(path.join(dir, 'no264'), 'ffmpeg', 'case "$2" in -version) echo "ffmpeg version 0.0-fake";; *) echo " V..... mpeg4  MPEG-4 part 2";; esac')
