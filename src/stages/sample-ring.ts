@@ -16,6 +16,13 @@ export interface SampleRing {
 
 /** A ring of `capacity` samples per lead. */
 export function createSampleRing(capacity: number): SampleRing {
+  /** Samples [sample, sample + count) of the record as at most two runs of ring positions (count <= capacity). */
+  const forRing = (sample: number, count: number, run: (at: number, len: number, done: number) => void) => {
+    const at = sample % capacity
+    const first = Math.min(count, capacity - at)
+    if (first > 0) run(at, first, 0)
+    if (count > first) run(0, count - first, first)
+  }
   let leads: Float32Array[] = []
   let end = 0
   return {
@@ -33,10 +40,14 @@ export function createSampleRing(capacity: number): SampleRing {
       const n = block.leads[0]?.length ?? 0
       if (leads.length !== block.leads.length) leads = block.leads.map(() => new Float32Array(capacity).fill(NaN))
       // A jump in sample numbers (a first block not at 0, a missing stretch) leaves NaN between.
-      if (block.startSample > end) for (const r of leads) for (let i = end; i < Math.min(block.startSample, end + capacity); i++) r[i % capacity] = NaN
+      if (block.startSample > end) {
+        const gap = Math.min(block.startSample, end + capacity) - end
+        for (const r of leads) forRing(end, gap, (at, len) => r.fill(NaN, at, at + len))
+      }
+      const skip = Math.max(0, n - capacity) // a block longer than the ring: its last samples
       block.leads.forEach((x, l) => {
         const r = leads[l]
-        for (let i = Math.max(0, n - capacity); i < n; i++) r[(block.startSample + i) % capacity] = x[i]
+        forRing(block.startSample + skip, n - skip, (at, len, done) => r.set(x.subarray(skip + done, skip + done + len), at))
       })
       end = block.startSample + n
     },
@@ -44,7 +55,8 @@ export function createSampleRing(capacity: number): SampleRing {
       return leads.map((r) => {
         const out = new Float32Array(Math.max(0, to - from)).fill(NaN)
         const lo = Math.max(from, end - capacity, 0)
-        for (let i = lo; i < Math.min(to, end); i++) out[i - from] = r[i % capacity]
+        const hi = Math.min(to, end)
+        if (hi > lo) forRing(lo, hi - lo, (at, len, done) => out.set(r.subarray(at, at + len), lo - from + done))
         return out
       })
     },
