@@ -11,7 +11,7 @@
 import path from 'node:path'
 import { once } from 'node:events'
 import { stat } from 'node:fs/promises'
-import { guessFormat } from '../core/config.ts'
+import { guessFormat, recordingName } from '../core/config.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, BeatItem, Item, QualityItem, RecordingItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/config-schema.ts'
@@ -22,6 +22,7 @@ import { scoreBeats } from '../metrics/bxb-stats.ts'
 import { formatBeatScore, formatBxbStats } from '../metrics/format-bxb.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
 import { BUILTIN_STAGES } from '../stages/index.ts'
+import { checkParentFolder, commandContext, leadArg } from './one-recording.ts'
 
 export interface BeatsOptions {
   /** Lead index or label (default: the first ECG-like signal); an array means --lead was repeated. */
@@ -46,11 +47,11 @@ function beatLine(b: BeatItem): string {
 export async function beatsCommand(recording: string | string[], opts: BeatsOptions): Promise<number> {
   if (Array.isArray(opts.lead)) throw new PipelineError('E_USAGE', `--lead was given ${opts.lead.length} times; beats are detected on one lead: give --lead once`)
   // Without --lead the reader picks the ECG-like signals (as in a dataset) and detect takes the first.
-  const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead
+  const lead = leadArg(opts.lead)
   await checkOut(opts.out)
   const files = (Array.isArray(recording) ? recording : [recording]).map((f) => path.resolve(f))
   const record: RecordSpec = {
-    id: path.basename(files[0]).replace(/\.(hea|edf|bdf|rec)$/i, ''),
+    id: recordingName(files[0]),
     path: files[0], ...(files.length > 1 ? { parts: files } : {}), format: guessFormat(files[0]), ...(lead === undefined ? {} : { leads: [lead] }),
     annotator: opts.annotator ?? 'atr', annotatorExplicit: false,
   }
@@ -83,11 +84,7 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
       } else if (item.kind === 'recording') fs = (item as RecordingItem).fs
     }
   }
-  const shared = {
-    signal: opts.signal, runDir: process.cwd(), mediaDir: process.cwd(),
-    warn: (code: string, message: string) => opts.err.write(`warning: ${code}: ${message}\n`),
-    journal: () => Promise.reject(new PipelineError('E_USAGE', 'item journals exist only inside `pipeline run`')),
-  }
+  const shared = commandContext(opts.signal, opts.err, 'beats')
   await streamRecord(record, stages, shared, async (items) => {
     if (opts.out) return writeFileAtomic(opts.out, lines(items), opts.signal)
     // Without --out the beats go to stdout, unless the score is what was asked for.
@@ -130,8 +127,7 @@ async function checkOut(out: string | undefined): Promise<void> {
   if (out === '') throw new PipelineError('E_USAGE', '--out needs a file name (or leave it out to write the beats to stdout)')
   const st = await stat(out).catch(() => null)
   if (st?.isDirectory()) throw new PipelineError('E_USAGE', `--out ${out} is a folder; give a file name such as ${path.join(out, 'beats.ndjson')}`, { file: out })
-  const dir = await stat(path.dirname(path.resolve(out))).catch(() => null)
-  if (!dir?.isDirectory()) throw new PipelineError('E_USAGE', `--out ${out}: the folder ${path.dirname(path.resolve(out))} does not exist; create it first`, { file: out })
+  await checkParentFolder(out, '--out')
 }
 
 /** The beats (sorted) outside the spans (sorted, [start, end) in samples). */

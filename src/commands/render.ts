@@ -6,15 +6,14 @@
 // have no beat markers). Each render stage writes where its flag says (its context's media
 // directory is that file's folder); the render items are summed up on stderr.
 import path from 'node:path'
-import { stat } from 'node:fs/promises'
-import { pipeline } from 'node:stream/promises'
-import { guessFormat } from '../core/config.ts'
+import { guessFormat, recordingName } from '../core/config.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { Item, RenderItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/config-schema.ts'
 import { resolveStages } from '../core/plugins.ts'
-import { stageTransforms, type SharedContext } from '../core/run-record.ts'
+import { streamRecord } from '../core/run-record.ts'
 import { BUILTIN_STAGES } from '../stages/index.ts'
+import { checkParentFolder, commandContext, leadArg } from './one-recording.ts'
 
 export interface RenderOptions {
   text?: string
@@ -40,10 +39,11 @@ interface Entry {
 export async function renderCommand(recording: string, opts: RenderOptions): Promise<number> {
   if (!opts.text && !opts.strips && !opts.video) throw new PipelineError('E_USAGE', 'say what to render: --text FILE, --strips DIR and/or --video FILE.mp4')
   if (opts.video && !/\.mp4$/i.test(opts.video)) throw new PipelineError('E_USAGE', `--video ${opts.video}: the video is an MP4 file; give a name ending in .mp4`, { file: opts.video })
-  for (const f of [opts.text, opts.video]) if (f) await checkFolder(path.dirname(path.resolve(f)), f)
+  if (opts.text) await checkParentFolder(opts.text, '--text')
+  if (opts.video) await checkParentFolder(opts.video, '--video')
   const file = path.resolve(recording)
-  const lead = typeof opts.lead === 'string' && /^\d+$/.test(opts.lead) ? Number(opts.lead) : opts.lead
-  const record: RecordSpec = { id: path.basename(file).replace(/\.(hea|edf|bdf|rec)$/i, ''), path: file, format: guessFormat(file), annotator: 'atr', annotatorExplicit: false }
+  const lead = leadArg(opts.lead)
+  const record: RecordSpec = { id: recordingName(file), path: file, format: guessFormat(file), annotator: 'atr', annotatorExplicit: false }
   const beats = opts.beats !== false
   const leadOption = lead === undefined ? {} : { leads: [lead] }
   const entries: Entry[] = [
@@ -58,12 +58,6 @@ export async function renderCommand(recording: string, opts: RenderOptions): Pro
   ]
   // The same checks as a dataset's stages (ffmpeg is looked for here, before anything is read).
   const stages = await resolveStages(entries.map((e, i) => ({ use: e.use, options: e.options, yamlPath: `stages[${i}]` })), '(pipeline render)', BUILTIN_STAGES)
-  const shared: SharedContext = {
-    signal: opts.signal, runDir: process.cwd(), mediaDir: process.cwd(),
-    warn: (code, message) => opts.err.write(`warning: ${code}: ${message}\n`),
-    journal: () => Promise.reject(new PipelineError('E_USAGE', 'item journals exist only inside `pipeline run`')),
-  }
-  const transforms = stages.flatMap((s, i) => stageTransforms(record, 0, [s], { ...shared, mediaDir: entries[i].dir ?? shared.mediaDir }))
   const totals = new Map<string, { items: number; bytes: number; frames: number; paths: Set<string> }>()
   async function consume(items: AsyncIterable<Item>): Promise<void> {
     for await (const item of items) {
@@ -77,8 +71,7 @@ export async function renderCommand(recording: string, opts: RenderOptions): Pro
       totals.set(r.format, t)
     }
   }
-  async function* none(): AsyncGenerator<Item> {}
-  await (pipeline as (...args: unknown[]) => Promise<void>)(none, ...transforms, consume, { signal: opts.signal })
+  await streamRecord(record, stages, commandContext(opts.signal, opts.err, 'render'), consume, entries.map((e) => e.dir))
   const text = totals.get('text')
   if (text) opts.err.write(`text: ${opts.text}, ${text.items} windows, ${text.bytes} bytes\n`)
   const png = totals.get('png')
@@ -86,9 +79,4 @@ export async function renderCommand(recording: string, opts: RenderOptions): Pro
   const mp4 = totals.get('mp4')
   if (opts.video) opts.err.write(`video: ${[...(mp4?.paths ?? [])].map((p) => path.resolve(p)).join(', ') || 'no frames'}, ${mp4?.frames ?? 0} frames, ${mp4?.bytes ?? 0} bytes\n`)
   return 0
-}
-
-async function checkFolder(dir: string, given: string): Promise<void> {
-  const st = await stat(dir).catch(() => null)
-  if (!st?.isDirectory()) throw new PipelineError('E_USAGE', `${given}: the folder ${dir} does not exist; create it first`, { file: given })
 }

@@ -41,7 +41,7 @@ function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | numbe
   const records = raw.records.map((r, i): RecordSpec => {
     const all = (Array.isArray(r.path) ? r.path : [r.path]).map((p) => path.resolve(dir, p))
     const abs = all[0]
-    const id = r.id ?? path.basename(abs).replace(/\.(hea|edf|bdf|rec)$/i, '')
+    const id = r.id ?? recordingName(abs)
     const format = r.format ?? guessFormat(abs)
     const odd = all.findIndex((p) => (r.format ?? guessFormat(p)) !== format)
     if (odd > 0) {
@@ -68,6 +68,11 @@ function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | numbe
     stages,
     output: { exclude: raw.output?.exclude ?? ['block'], decimals: raw.output?.decimals ?? 4 },
   }
+}
+
+/** A recording's name from its file: the base name without .hea, .edf, .bdf or .rec (a record's default id). */
+export function recordingName(p: string): string {
+  return path.basename(p).replace(/\.(hea|edf|bdf|rec)$/i, '')
 }
 
 /** EDF-family extensions read as EDF; anything else (.hea, no extension) names a WFDB record. */

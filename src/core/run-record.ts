@@ -84,9 +84,13 @@ export function stageTransforms(record: RecordSpec, index: number, stages: Resol
   })
 }
 
-/** Streams one record through `stages` into `consume` (the sink), outside a run directory. */
-export async function streamRecord<T>(record: RecordSpec, stages: ResolvedStage[], shared: SharedContext, consume: (items: AsyncIterable<Item>) => Promise<T>): Promise<T> {
-  const transforms = stageTransforms(record, 0, stages, shared)
+/**
+ * Streams one record through `stages` into `consume` (the sink), outside a run directory;
+ * `mediaDirs[i]`, when given, is stage i's media folder instead of shared.mediaDir (`pipeline
+ * render` writes each modality where its flag says).
+ */
+export async function streamRecord<T>(record: RecordSpec, stages: ResolvedStage[], shared: SharedContext, consume: (items: AsyncIterable<Item>) => Promise<T>, mediaDirs: (string | undefined)[] = []): Promise<T> {
+  const transforms = stages.flatMap((s, i) => stageTransforms(record, 0, [s], { ...shared, mediaDir: mediaDirs[i] ?? shared.mediaDir }))
   try {
     return await (pipeline as (...args: unknown[]) => Promise<T>)(emptySource, ...transforms, consume, { signal: shared.signal })
   } catch (err) {

@@ -12,10 +12,10 @@ import { isAbortError, PipelineError } from '../core/errors.ts'
 import { createAnnotationCsvParser } from './annotation-csv.ts'
 import { createAnnotationJsonParser } from './annotation-json.ts'
 import type { SidecarParser, SidecarRow } from './annotation-row.ts'
+import { recordingName } from '../core/config.ts'
 
 const AUTO_SUFFIXES = ['.annotations.csv', '.annotations.json', '.annotations.ndjson']
 const EXTENSIONS = ['.csv', '.json', '.ndjson', '.jsonl']
-const RECORDING_EXTENSION = /\.(hea|edf|bdf|rec)$/i
 
 /** Why `option` is not a valid value of the `sidecar` option, or null when it is. */
 export function sidecarOptionProblem(option: string): string | null {
@@ -29,7 +29,7 @@ export function sidecarOptionProblem(option: string): string | null {
 /** The sidecar path a template gives for a recording file (absolute). */
 export function expandSidecarTemplate(template: string, recordingFile: string): string {
   const dir = path.dirname(recordingFile)
-  const name = path.basename(recordingFile).replace(RECORDING_EXTENSION, '')
+  const name = recordingName(recordingFile)
   return path.resolve(dir, template.replaceAll('{dir}', dir).replaceAll('{name}', name))
 }
 
