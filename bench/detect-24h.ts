@@ -17,7 +17,7 @@
 //
 //   npx tsx bench/detect-24h.ts [--runs 3] [--no-mne] [--before <rev>]   (writes bench/results/detect-24h.md)
 import { execFileSync } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +26,7 @@ import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measureChild, measurePipelineRun, median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
 import { revisionBundle } from './side-by-side.ts'
+import { buildBundle, writeBenchDataset } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -52,15 +53,9 @@ interface Case {
 }
 
 /** Writes a dataset file for one record of `parts` (paths relative to bench/data) and the stages of `mode`. */
-async function dataset(name: string, parts: string[], mode: keyof typeof STAGES): Promise<string> {
-  const file = path.join(DATA_DIR, `detect-${name}.yaml`)
-  const lines = [
-    `# written by bench/detect-24h.ts`, `name: detect-${name}`, 'concurrency: {records: 1}', 'records:',
-    `  - {id: ${name}, path: ${JSON.stringify(parts.length === 1 ? parts[0] : parts)}, leads: [0]}`,
-    'stages:', ...STAGES[mode], 'output:', '  exclude: [block, annotation]',
-  ]
-  await writeFile(file, lines.join('\n') + '\n')
-  return file
+function dataset(name: string, parts: string[], mode: keyof typeof STAGES): Promise<string> {
+  const record = `{id: ${name}, path: ${JSON.stringify(parts.length === 1 ? parts[0] : parts)}, leads: [0]}`
+  return writeBenchDataset({ script: 'detect-24h.ts', name: `detect-${name}`, record, stages: STAGES[mode], exclude: ['block', 'annotation'] })
 }
 
 function mneVersion(): string | null {
@@ -73,7 +68,7 @@ function mneVersion(): string | null {
 }
 
 await ensureTiledFiles(log)
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+buildBundle()
 const before = args.before ? revisionBundle(args.before) : null
 // Removed however the script ends (a failed round too), not left in bench/data.
 if (before) process.once('exit', () => before.remove())

@@ -7,8 +7,7 @@
 // the annotations (as `read: {annotations: false}`); blocks alone.
 //
 //   npx tsx bench/flow-floor.ts [--runs 5]        (writes bench/results/flow-floor.md)
-import { execFileSync } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -16,6 +15,7 @@ import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measurePipelineRun, median } from './measure-child.ts'
 import { resultsTable } from './side-by-side.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { buildBundle, writeBenchDataset } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -33,11 +33,10 @@ const CASES = [
 ]
 
 await ensureTiledFiles(log)
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+buildBundle()
 const file24 = path.basename(TILED_FILES.find((f) => f.name === '24h')!.file)
 for (const c of CASES) {
-  const yaml = ['# written by bench/flow-floor.ts', `name: flow-${c.name}`, 'concurrency: {records: 1}', 'records:', `  - {id: 24h, path: ${file24}, leads: [0]}`, 'stages:', ...c.stages, 'output:', '  exclude: [block, annotation]', '']
-  await writeFile(path.join(DATA_DIR, `flow-${c.name}.yaml`), yaml.join('\n'))
+  await writeBenchDataset({ script: 'flow-floor.ts', name: `flow-${c.name}`, record: `{id: 24h, path: ${file24}, leads: [0]}`, stages: c.stages, exclude: ['block', 'annotation'] })
 }
 
 const results = new Map<string, { inRun: number[]; cpu: number[]; rss: number[]; beats: number }>()

@@ -15,6 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { buildBundle } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -59,7 +60,7 @@ function selfTimes(p: CpuProfile, key: (frame: CpuProfile['nodes'][number]['call
   return out
 }
 
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+buildBundle()
 const dir = mkdtempSync(path.join(os.tmpdir(), 'profile-run-'))
 try {
   execFileSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(root, 'dist/cli.mjs'), 'run', dataset, '--out', path.join(dir, 'run')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })

@@ -9,8 +9,7 @@
 // RSS does not grow with duration. Writes results/render-24h.md, keeping its notes.
 //
 //   npx tsx bench/render-24h.ts [--runs 1] [--cases read,text,png,mp4,text-1h,png-1h,mp4-1h] [--threads 1]
-import { execFileSync } from 'node:child_process'
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import { readFile, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -18,6 +17,7 @@ import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measurePipelineRun, median } from './measure-child.ts'
 import { resultsTable } from './side-by-side.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { buildBundle, writeBenchDataset } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -39,12 +39,11 @@ const ALL = [...CASES.map((c) => ({ ...c, file: '24h', frames: 8640 })), ...CASE
 const SELECTED = ALL.filter((c) => args.cases!.split(',').includes(c.name))
 
 await ensureTiledFiles(log)
-execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+buildBundle()
 for (const c of SELECTED) {
   const file = path.basename(TILED_FILES.find((f) => f.name === c.file)!.file)
-  const yaml = ['# written by bench/render-24h.ts', `name: render-${c.name}`, 'concurrency: {records: 1}', 'records:', `  - {id: day, path: ${file}, leads: [0]}`,
-    'stages:', `  - {use: read, options: {annotations: ${c.annotate === true}}}`, ...(c.annotate ? ['  - annotate'] : []), '  - segment', ...(c.stage ? [c.stage] : []), 'output:', '  exclude: [block, window]', '']
-  await writeFile(path.join(DATA_DIR, `render-${c.name}.yaml`), yaml.join('\n'))
+  const stages = [`  - {use: read, options: {annotations: ${c.annotate === true}}}`, ...(c.annotate ? ['  - annotate'] : []), '  - segment', ...(c.stage ? [c.stage] : [])]
+  await writeBenchDataset({ script: 'render-24h.ts', name: `render-${c.name}`, record: `{id: day, path: ${file}, leads: [0]}`, stages, exclude: ['block', 'window'] })
 }
 
 interface Measured { inRun: number[]; wall: number[]; cpu: number[]; rss: number[]; ffmpeg: number[]; sum: number[]; pss: number[]; outputs: string }

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'
 import { ensureTiledFiles, TILED_FILES } from './build-tiled-edf.ts'
+import { buildBundle } from './bench-setup.ts'
 
 export interface Revision {
   /** The revision as given, shortened when it is a full hash. */
@@ -47,7 +48,7 @@ export interface RevisionBundle {
 export function revisionBundle(rev: string): RevisionBundle {
   const dir = mkdtempSync(path.join(ROOT, 'bench/data/rev-'))
   execFileSync('sh', ['-c', 'git archive "$1" src scripts bin package.json | tar -x -C "$2"', 'sh', rev, dir], { cwd: ROOT })
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'inherit' })
+  buildBundle(dir)
   return {
     name: /^[0-9a-f]{40}$/.test(rev) ? rev.slice(0, 7) : rev,
     dir,

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measureChild, median, HAS_GNU_TIME } from './measure-child.ts'
 import { renderMarkdown, evaluateTargets, type CaseResult, type Report } from './stream-24h-report.ts'
+import { writeBenchDataset } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -26,17 +27,14 @@ const { values: args } = parseArgs({ options: { runs: { type: 'string', default:
 const runs = Number(args.runs)
 
 const STAGES = {
-  read: ['  - read', 'output:', '  exclude: [block]'],
-  segment: ['  - read', '  - use: segment', '    options: {window: 10, step: 10}', 'output:', '  exclude: [block]'],
+  read: ['  - read'],
+  segment: ['  - read', '  - use: segment', '    options: {window: 10, step: 10}'],
 }
 type Mode = keyof typeof STAGES | 'mne' | 'stage'
 
 /** Writes the dataset YAML of one case into bench/data and returns its path. */
-async function writeDataset(name: string, mode: keyof typeof STAGES, edf: string): Promise<string> {
-  const file = path.join(DATA_DIR, `${name}.yaml`)
-  const text = [`# written by bench/stream-24h.ts`, `name: ${name}`, 'concurrency: {records: 1}', 'records:', `  - path: ${path.basename(edf)}`, 'stages:', ...STAGES[mode]].join('\n')
-  await writeFile(file, text + '\n')
-  return file
+function writeDataset(name: string, mode: keyof typeof STAGES, edf: string): Promise<string> {
+  return writeBenchDataset({ script: 'stream-24h.ts', name, record: `path: ${path.basename(edf)}`, stages: STAGES[mode], exclude: ['block'] })
 }
 
 /** Bytes of the run's NDJSON outputs, its item counts and the runner's own wall time (run-end). */
