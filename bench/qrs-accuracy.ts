@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { toBeatSeries } from '../src/metrics/aami-classes.ts'
+import { toBeatSeries } from '../src/formats/aami-classes.ts'
 import { type BxbStats, grossStats, type Ratio, scoreBeats } from '../src/metrics/bxb-stats.ts'
 import { detectOverFiles } from '../test/helpers/detect-records.ts'
 import { ROOT, sharedPath } from '../test/helpers/shared.ts'

@@ -3,7 +3,7 @@
 //   npx tsx bench/read-stage.ts [file.edf|wfdb-record] [--runs 3]
 import path from 'node:path'
 import read from '../src/stages/read.ts'
-import { guessFormat } from '../src/core/config.ts'
+import { guessFormat } from '../src/config/dataset.ts'
 import type { Item } from '../src/core/items.ts'
 
 const args = process.argv.slice(2)

@@ -32,7 +32,7 @@ if (bundleIsFresh()) {
 } else {
   const { register } = await import('tsx/esm/api')
   register()
-  // Tells the plugin loader that TypeScript modules already load (see src/core/plugins.ts).
+  // Tells the plugin loader that TypeScript modules already load (see src/config/plugins.ts).
   globalThis[Symbol.for('holter-pipeline.tsx')] = true
   await import('../src/cli.ts')
 }

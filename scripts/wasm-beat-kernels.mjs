@@ -1,8 +1,8 @@
-// Writes src/dsp/beat-kernels.wasm.ts (loaded by src/dsp/beat-kernels.ts): the WebAssembly
-// kernels of src/dsp/beat-match.ts (template matching and updates for the beat classifier) and
+// Writes src/dsp/beat-kernels-wasm-bytes.ts (loaded by src/dsp/beat-kernels.ts): the WebAssembly
+// kernels of src/dsp/template-match.ts (template matching and updates for the beat classifier) and
 // src/dsp/beat-window-wasm.ts (the window's smoothing, baseline removal and shape measures), as
 // WAT text generated below and assembled by wabt (a devDependency; the assembled bytes are
-// committed, so neither a run nor a test needs wabt, and test/dsp/beat-match.test.ts checks they
+// committed, so neither a run nor a test needs wabt, and test/dsp/template-match.test.ts checks they
 // are these). Same pattern as scripts/wasm-kernels.mjs.
 //
 // The two lanes of an f64x2 register hold two neighbouring shifts (d, d + 1) of the same sum:
@@ -19,7 +19,7 @@
 //   node scripts/wasm-beat-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
-const OUT = new URL('../src/dsp/beat-kernels.wasm.ts', import.meta.url)
+const OUT = new URL('../src/dsp/beat-kernels-wasm-bytes.ts', import.meta.url)
 
 /** beat-features.ts's MATCH_LEN and SHIFTS (the test checks they agree). */
 export const MATCH_LEN = 70

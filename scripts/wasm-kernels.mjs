@@ -1,4 +1,4 @@
-// Writes src/dsp/filter-kernels.wasm.ts: the WebAssembly kernels of the clean stage's filters
+// Writes src/dsp/filter-kernels-wasm-bytes.ts: the WebAssembly kernels of the clean stage's filters
 // (loaded by src/dsp/filter-kernels.ts), as WAT text generated below and assembled by wabt (a
 // devDependency; the assembled bytes are committed, so neither a run nor a test needs wabt, and
 // test/dsp/filter-kernels.test.ts checks they are these).
@@ -21,7 +21,7 @@
 //   node scripts/wasm-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
-const OUT = new URL('../src/dsp/filter-kernels.wasm.ts', import.meta.url)
+const OUT = new URL('../src/dsp/filter-kernels-wasm-bytes.ts', import.meta.url)
 
 const get = (n) => `(local.get $${n})`
 const mul = (a, b) => `(f64x2.mul ${a} ${b})`

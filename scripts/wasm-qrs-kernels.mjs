@@ -1,9 +1,9 @@
-// Writes src/dsp/qrs-front-end.wasm.ts: the WebAssembly kernel of the QRS front end
+// Writes src/dsp/qrs-front-end-wasm-bytes.ts: the WebAssembly kernel of the QRS front end
 // (src/dsp/qrs-front-end-wasm.ts), as WAT text generated below and assembled by wabt (a
 // devDependency; the assembled bytes are committed, so neither a run nor a test needs wabt, and
 // test/dsp/qrs-front-end.test.ts checks they are these). Same pattern as scripts/wasm-kernels.mjs.
 //
-// frontEnd does per sample exactly what frontEndKernel in src/dsp/qrs-front-end-kernel.ts and
+// frontEnd does per sample exactly what frontEndKernel in src/dsp/qrs-front-end-js.ts and
 // then scanEnergy in src/dsp/qrs-peaks.ts do, in their order (WebAssembly neither fuses nor
 // reorders floating-point operations), so results are bit-identical: hold invalid samples, two
 // biquads (transposed direct form II), five-point derivative, squaring, moving-window
@@ -26,7 +26,7 @@
 //   node scripts/wasm-qrs-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
-const OUT = new URL('../src/dsp/qrs-front-end.wasm.ts', import.meta.url)
+const OUT = new URL('../src/dsp/qrs-front-end-wasm-bytes.ts', import.meta.url)
 
 // Fixed addresses (qrs-front-end-wasm.ts uses the same): constants, then the state.
 const K = 0, ST = 96

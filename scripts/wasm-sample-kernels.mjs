@@ -1,4 +1,4 @@
-// Writes src/formats/sample-kernels.wasm.ts: the WebAssembly kernels that turn a recording's
+// Writes src/formats/sample-kernels-wasm-bytes.ts: the WebAssembly kernels that turn a recording's
 // stored samples into mV (loaded by src/formats/sample-kernels.ts), as WAT text generated below
 // and assembled by wabt (a devDependency; the bytes are committed, and
 // test/formats/sample-kernels.test.ts checks they are these).
@@ -20,7 +20,7 @@
 //   node scripts/wasm-sample-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
-const OUT = new URL('../src/formats/sample-kernels.wasm.ts', import.meta.url)
+const OUT = new URL('../src/formats/sample-kernels-wasm-bytes.ts', import.meta.url)
 
 // f32x4 of lanes 0-1 of a and lanes 0-1 of b (each from f32x4.demote_f64x2_zero).
 const LOW_HALVES = '0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23'

@@ -1,4 +1,4 @@
-// Writes src/render/text-kernels.wasm.ts: the WebAssembly kernel behind render-text's common case
+// Writes src/render/text-kernels-wasm-bytes.ts: the WebAssembly kernel behind render-text's common case
 // (loaded by src/render/format-mv-wasm.ts), as WAT text assembled by wabt (a devDependency; the
 // bytes are committed, and test/render/format-mv-wasm.test.ts checks they are these).
 //
@@ -23,7 +23,7 @@
 //   node scripts/wasm-text-kernels.mjs [--check]   (--check: exit 1 if the committed file differs)
 import { generatedModule, writeOrCheck } from './wasm-assemble.mjs'
 
-const OUT = new URL('../src/render/text-kernels.wasm.ts', import.meta.url)
+const OUT = new URL('../src/render/text-kernels-wasm-bytes.ts', import.meta.url)
 
 /** Where the table starts: the first 16 bytes hold the results. */
 export const TABLES = 16

@@ -5,7 +5,7 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { ERROR_CODES, PipelineError } from './core/errors.ts'
-import { TOOL } from './core/version.ts'
+import { TOOL } from './run/version.ts'
 
 const controller = new AbortController()
 let signals = 0

@@ -1,6 +1,6 @@
 // The item flow of `read -> clean -> detect -> summarize` on the 24 h benchmark file with no
 // signal processing at all: the architecture's floor (bench/flow-floor.ts runs it). A plugin
-// stage (a factory, see src/core/plugins.ts) with three roles:
+// stage (a factory, see src/config/plugins.ts) with three roles:
 // - source: emits what the read stage emits for the 24 h file (a recording item, 8,640 blocks of
 //   10 s of one lead at 360 Hz, each a fresh Float32Array, and 108,768 annotations, each just
 //   before the block that holds it), without reading or decoding anything;

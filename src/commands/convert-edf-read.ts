@@ -5,8 +5,8 @@
 import { open } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 import type { EdfHeader } from '../formats/edf-header.ts'
-import { parseTalsOfRecord } from '../stages/read-edf.ts'
-import type { ReadContext } from '../stages/read-context.ts'
+import { parseTalsOfRecord } from '../readers/read-edf.ts'
+import type { ReadContext } from '../readers/read-context.ts'
 import type { SourcedTal } from './convert-plan.ts'
 
 const READ_BYTES = 1 << 20

@@ -8,7 +8,7 @@
 import { PipelineError } from '../core/errors.ts'
 import { encodeDataRecord, encodeEdfHeader, type EdfWriteSpec } from '../formats/edf-writer.ts'
 import { encodeTalBlock, talBytes, type TalAnnotation } from '../formats/tal.ts'
-import type { ReadContext } from '../stages/read-context.ts'
+import type { ReadContext } from '../readers/read-context.ts'
 
 /** An annotation as a reader found it, with the output data record holding its onset. */
 export interface SourcedTal {

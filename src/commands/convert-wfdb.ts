@@ -3,15 +3,15 @@
 // baseline), so physical values round-trip exactly up to the 8-character header fields. The
 // annotator file is read in hour-long batches, never whole.
 import { PipelineError } from '../core/errors.ts'
-import type { RecordSpec } from '../core/config-schema.ts'
+import type { RecordSpec } from '../config/dataset-schema.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, type WfdbRecordPath } from '../formats/wfdb-path.ts'
 import type { WfdbHeader } from '../formats/wfdb-header.ts'
 import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'
 import type { EdfWriteSignal, EdfWriteSpec } from '../formats/edf-writer.ts'
 import { joinAnnotationText } from '../formats/annotation-text.ts'
-import { openDats, readDigitalBlocks } from '../stages/read-wfdb.ts'
-import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
-import type { ReadContext } from '../stages/read-context.ts'
+import { openDats, readDigitalBlocks } from '../readers/read-wfdb.ts'
+import { readAnnotationStream } from '../readers/read-wfdb-annotations.ts'
+import type { ReadContext } from '../readers/read-context.ts'
 import { asciiText, edfStartOf, recordDurationFor } from './convert-header.ts'
 import type { ConvertPlan, SourcedTal } from './convert-plan.ts'
 

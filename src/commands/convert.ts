@@ -5,9 +5,9 @@
 // in the 'EDF Annotations' signal (convert-plan.ts: one pass sizes it, the next writes).
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import { guessFormat } from '../core/config.ts'
+import { guessFormat } from '../config/dataset.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
-import type { ReadContext } from '../stages/read-context.ts'
+import type { ReadContext } from '../readers/read-context.ts'
 import { planWfdbCopy } from './convert-wfdb.ts'
 import { planEdfCopy } from './convert-edf.ts'
 import { planClean } from './convert-clean.ts'

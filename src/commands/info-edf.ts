@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
 import { looksLikeEcg } from '../formats/edf-select.ts'
-import { describeTruncation, parseTalsOfRecord } from '../stages/read-edf.ts'
+import { describeTruncation, parseTalsOfRecord } from '../readers/read-edf.ts'
 import type { RecordingInfo } from './info.ts'
 
 /** Describes an EDF-family file. */

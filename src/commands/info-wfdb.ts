@@ -6,7 +6,7 @@ import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath } from '../formats/
 import { wfdbStartTime } from '../formats/wfdb-header.ts'
 import { datFilesOf } from '../formats/wfdb-signal.ts'
 import { WFDB_INVALID_SAMPLE, wfdbBytesPerFrame } from '../formats/wfdb-formats.ts'
-import { readAnnotationStream } from '../stages/read-wfdb-annotations.ts'
+import { readAnnotationStream } from '../readers/read-wfdb-annotations.ts'
 import { isBeatSymbol } from '../formats/wfdb-annotation-codes.ts'
 import type { RecordingInfo } from './info.ts'
 

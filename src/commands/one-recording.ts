@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import type { SharedContext } from '../core/run-record.ts'
+import type { SharedContext } from '../run/run-record.ts'
 
 /** A --lead value: an index when it is all digits, else a label. */
 export const leadArg = <T>(lead: T): T | number => (typeof lead === 'string' && /^\d+$/.test(lead) ? Number(lead) : lead)

@@ -6,12 +6,12 @@
 // have no beat markers). Each render stage writes where its flag says (its context's media
 // directory is that file's folder); the render items are summed up on stderr.
 import path from 'node:path'
-import { guessFormat, recordingName } from '../core/config.ts'
+import { guessFormat, recordingName } from '../config/dataset.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { Item, RenderItem } from '../core/items.ts'
-import type { RecordSpec } from '../core/config-schema.ts'
-import { resolveStages } from '../core/plugins.ts'
-import { streamRecord } from '../core/run-record.ts'
+import type { RecordSpec } from '../config/dataset-schema.ts'
+import { resolveStages } from '../config/plugins.ts'
+import { streamRecord } from '../run/run-record.ts'
 import { BUILTIN_STAGES } from '../stages/index.ts'
 import { checkParentFolder, commandContext, leadArg } from './one-recording.ts'
 

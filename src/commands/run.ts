@@ -1,14 +1,14 @@
 // `pipeline run <dataset.yaml>`: validates the dataset, loads its stages, runs or resumes it,
 // shows live progress on stderr and ends with a summary. Returns the process exit code.
 import path from 'node:path'
-import { loadDataset } from '../core/config.ts'
+import { loadDataset } from '../config/dataset.ts'
 import { ERROR_CODES } from '../core/errors.ts'
-import { resolveStages } from '../core/plugins.ts'
-import { runDataset } from '../core/runner.ts'
-import { applyProgress, emptyProgress, throughput, type ProgressEvent } from '../core/progress-events.ts'
-import { renderProgress } from '../core/progress-view.ts'
+import { resolveStages } from '../config/plugins.ts'
+import { runDataset } from '../run/runner.ts'
+import { applyProgress, emptyProgress, throughput, type ProgressEvent } from '../run/progress-events.ts'
+import { renderProgress } from '../run/progress-view.ts'
 import { BUILTIN_STAGES } from '../stages/index.ts'
-import { probeRecord } from '../stages/read-probe.ts'
+import { probeRecord } from '../readers/read-probe.ts'
 import { createLiveView } from './live-view.ts'
 
 export interface RunCommandArgs {

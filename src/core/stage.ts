@@ -2,8 +2,8 @@
 // `transform` is an async generator over items; the runner wires stages with
 // `node:stream/promises` `pipeline`, so backpressure, abort and error propagation come from Node.
 import type { Item } from './items.ts'
-import type { RecordSpec } from './config-schema.ts'
-import type { ItemJournal } from '../sinks/item-journal.ts'
+import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { ItemJournal } from '../run/item-journal.ts'
 
 /** Where a stage's options came from, for error messages. */
 export interface OptionsSource {
@@ -25,7 +25,7 @@ export interface StageContext<O = unknown> {
   mediaDir: string
   /** Report a problem that does not stop the record (written to progress.ndjson and the summary). */
   warn(code: string, message: string, data?: Record<string, unknown>): void
-  /** An item-level checkpoint store that survives interruption (see src/sinks/item-journal.ts). */
+  /** An item-level checkpoint store that survives interruption (see src/run/item-journal.ts). */
   journal(name: string): Promise<ItemJournal>
   /**
    * Counts work that has no item of its own yet (render-video's frames, written into a video

@@ -12,7 +12,7 @@
 // centres templates where it keeps them (beat-match.ts), and the beat's match with the dominant
 // template is reused when it was computed while assigning.
 import type { BeatShape, CentredTemplate, Match } from './beat-features.ts'
-import { createBeatMatcher } from './beat-match.ts'
+import { createBeatMatcher } from './template-match.ts'
 
 export interface Template {
   /** Beats averaged into it (capped: the running average then forgets with time constant 16). */

@@ -2,7 +2,7 @@
 // instantiated per filter with a memory of its own that holds the filter's buffers, which the
 // filter reads and fills through Float64Array views (wasm-module.ts). Where WebAssembly SIMD is
 // missing there are no kernels and the filters run their JavaScript loops (the same bits).
-import { FILTER_KERNELS_WASM } from './filter-kernels.wasm.ts'
+import { FILTER_KERNELS_WASM } from './filter-kernels-wasm-bytes.ts'
 import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 
 export interface FilterKernels {

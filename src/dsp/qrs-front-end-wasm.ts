@@ -5,8 +5,8 @@
 // the same loop, so JavaScript sees only the samples where a peak ends or a deadline of the
 // detector falls, not every sample. The buffers live in the instance's own memory, exposed as
 // typed-array views; the input block is copied into raw, where the kernel holds invalid samples.
-import { QRS_FRONT_END_WASM } from './qrs-front-end.wasm.ts'
-import { PICK, STATE_SIZE, type FrontEndBuffers } from './qrs-front-end-kernel.ts'
+import { QRS_FRONT_END_WASM } from './qrs-front-end-wasm-bytes.ts'
+import { PICK, STATE_SIZE, type FrontEndBuffers } from './qrs-front-end-js.ts'
 import { PICK_SIZE } from './qrs-peaks.ts'
 import { instantiateWithMemory, lazyWasmModule } from './wasm-module.ts'
 

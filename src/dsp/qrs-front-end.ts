@@ -6,7 +6,7 @@
 // it in the same order of operations, so the output does not depend on how the input is blocked.
 import { designButterworth, type Sos } from './butterworth.ts'
 import { createSosFilter } from './sos-filter.ts'
-import { createJsFrontEndBuffers, D1, HELD, POS } from './qrs-front-end-kernel.ts'
+import { createJsFrontEndBuffers, D1, HELD, POS } from './qrs-front-end-js.ts'
 import { createWasmFrontEndBuffers } from './qrs-front-end-wasm.ts'
 
 export interface QrsFrontEnd {

@@ -12,7 +12,7 @@ import { isAbortError, PipelineError } from '../core/errors.ts'
 import { createAnnotationCsvParser } from './annotation-csv.ts'
 import { createAnnotationJsonParser } from './annotation-json.ts'
 import type { SidecarParser, SidecarRow } from './annotation-row.ts'
-import { recordingName } from '../core/config.ts'
+import { recordingName } from '../config/dataset.ts'
 
 const AUTO_SUFFIXES = ['.annotations.csv', '.annotations.json', '.annotations.ndjson']
 const EXTENSIONS = ['.csv', '.json', '.ndjson', '.jsonl']

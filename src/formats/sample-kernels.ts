@@ -5,7 +5,7 @@
 // memory grows to its largest block; values are copied in and out (plain memory copies).
 // Engines without WebAssembly SIMD get null, and the readers keep their JavaScript loops.
 import { instantiateGrowable, lazyWasmModule } from '../dsp/wasm-module.ts'
-import { SAMPLE_KERNELS_WASM } from './sample-kernels.wasm.ts'
+import { SAMPLE_KERNELS_WASM } from './sample-kernels-wasm-bytes.ts'
 
 export interface SampleKernels {
   decode16(src: number, dst: number, records: number, stride: number, spr: number, gain: number, offset: number): void

@@ -24,7 +24,7 @@ export interface WfdbSignal {
   format: WfdbFormat
   /** Samples per frame; always 1 (higher values are refused for now). */
   samplesPerFrame: number
-  /** Skew in frames (`:skew`); the decoder reads frames, src/stages/wfdb-skew.ts re-aligns samples. */
+  /** Skew in frames (`:skew`); the decoder reads frames, src/readers/wfdb-skew.ts re-aligns samples. */
   skew: number
   /** Bytes to skip at the start of the .dat (`+byteoffset`, the first signal of a file rules). */
   byteOffset: number

@@ -10,8 +10,8 @@
 // The EC57 skip (default 5 min, bxb -f) is applied after one matching over the whole record,
 // so a beat just before the boundary can still be the partner of one just after it: a pair
 // counts when its reference beat is in the period, an unpaired beat when it is itself in it.
-import { AAMI_CLASSES, type BeatSeries } from './aami-classes.ts'
-import { DEFAULT_MATCH_WINDOW_MS, type BeatMatch, matchBeats, matchWindowSamples } from './beat-match.ts'
+import { AAMI_CLASSES, type BeatSeries } from '../formats/aami-classes.ts'
+import { DEFAULT_MATCH_WINDOW_MS, type BeatMatch, matchBeats, matchWindowSamples } from './ec57-match.ts'
 
 /** Row/column index of "no partner": row O (extra detection), column o (not detected). */
 export const NO_BEAT = 5

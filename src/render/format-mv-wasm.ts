@@ -8,7 +8,7 @@
 // there is no kernel and callers keep formatRun3.
 import { instantiateGrowable, lazyWasmModule } from '../dsp/wasm-module.ts'
 import { formatRun3, HEAD3, LAST3, type Run3 } from './format-mv.ts'
-import { TEXT_KERNELS_WASM, TEXT_TABLES } from './text-kernels.wasm.ts'
+import { TEXT_KERNELS_WASM, TEXT_TABLES } from './text-kernels-wasm-bytes.ts'
 import { shapeIndex } from './text-tokens.ts'
 
 /** The first byte of the kernel's memory free for values and text (below: its results and table). */

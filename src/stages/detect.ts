@@ -19,7 +19,7 @@ import type { BeatItem, GapItem, Item, RecordingItem, SampleBlock } from '../cor
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { concatSamples } from '../dsp/concat-samples.ts'
-import { BEAT_FIELDS, createLocalBeatEngine, createWorkerBeatEngine, unpackBeat, type BeatEngine } from './beat-engine.ts'
+import { BEAT_FIELDS, createLocalBeatEngine, createWorkerBeatEngine, unpackBeat, type BeatEngine } from '../threads/beat-engine.ts'
 
 const schema = z.strictObject({
   /** The lead to detect on: index among the record's selected leads, or its label. */

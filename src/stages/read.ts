@@ -8,10 +8,10 @@
 // 0.29-0.40 s against 0.31-0.37 s, whole chain 2.24-2.53 against 1.93-2.58 s, 4 alternating rounds.)
 import { defineStage } from '../core/stage.ts'
 import type { Item } from '../core/items.ts'
-import { parseReadOptions, type ReadOptions } from './read-options.ts'
-import { readEdfItems } from './read-edf.ts'
-import { readWfdbItems } from './read-wfdb.ts'
-import { readParts } from './read-parts.ts'
+import { parseReadOptions, type ReadOptions } from '../readers/read-options.ts'
+import { readEdfItems } from '../readers/read-edf.ts'
+import { readWfdbItems } from '../readers/read-wfdb.ts'
+import { readParts } from '../readers/read-parts.ts'
 
 export default defineStage<ReadOptions>({
   name: 'read',

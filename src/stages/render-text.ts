@@ -27,7 +27,7 @@ import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createResampler, type Resampler } from '../render/resample.ts'
 import { createWindowTextWriter } from '../render/window-text.ts'
 import { createTextFile, type TextFile } from '../sinks/text-file.ts'
-import { endMs, noWindows, pickLeads, runPath } from './render-options.ts'
+import { endMs, noWindows, pickLeads, runPath } from '../render/render-options.ts'
 
 const schema = z.strictObject({
   /** Leads to write, by index among the window's leads or by label. */

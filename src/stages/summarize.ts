@@ -10,7 +10,7 @@
 import { defineStage } from '../core/stage.ts'
 import type { BeatItem, GapItem, Item, QualityItem, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
 import { createRecordSummary } from '../dsp/record-summary.ts'
-import { createArtifactGate, type GatedBeat } from './artifact-gate.ts'
+import { createArtifactGate, type GatedBeat } from '../dsp/artifact-gate.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 
 const schema = z.strictObject({

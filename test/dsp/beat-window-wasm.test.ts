@@ -5,7 +5,7 @@
 // (MIT-BIH 208 at 360 Hz).
 import { describe, expect, it } from 'vitest'
 import { type BeatShape, measureShape, SHAPE_RANGES } from '../../src/dsp/beat-features.ts'
-import { BEAT_KERNELS_LAYOUT } from '../../src/dsp/beat-kernels.wasm.ts'
+import { BEAT_KERNELS_LAYOUT } from '../../src/dsp/beat-kernels-wasm-bytes.ts'
 import { at, createBeatWindower, GRID_HZ, PRE_MS, WINDOW_LEN } from '../../src/dsp/beat-window.ts'
 import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'

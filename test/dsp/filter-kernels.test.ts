@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { designButterworth } from '../../src/dsp/butterworth.ts'
 import { createSosFilter } from '../../src/dsp/sos-filter.ts'
 import { createSosPairKernel } from '../../src/dsp/sos-pair.ts'
-import { FILTER_KERNELS_WASM } from '../../src/dsp/filter-kernels.wasm.ts'
+import { FILTER_KERNELS_WASM } from '../../src/dsp/filter-kernels-wasm-bytes.ts'
 import { createZeroPhaseMovingAverage } from '../../src/dsp/moving-average.ts'
 import { runZeroPhase } from '../helpers/zero-phase-stream.ts'
 // @ts-expect-error: a plain .mjs script without types

@@ -3,7 +3,7 @@
 // the EC57/bxb scorer over whole records, lead 0. The floors are the counts measured with
 // bench/qrs-accuracy.ts (bench/results/qrs-accuracy.md), so any regression fails.
 import { beforeAll, expect, it } from 'vitest'
-import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
+import { toBeatSeries } from '../../src/formats/aami-classes.ts'
 import { type BxbStats, grossStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
 import { detectOverFiles } from '../helpers/detect-records.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'

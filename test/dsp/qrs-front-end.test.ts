@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createQrsDetector } from '../../src/dsp/qrs-detector.ts'
 import { createQrsFrontEnd, qrsBandpass, type QrsKernel } from '../../src/dsp/qrs-front-end.ts'
 import { createWasmFrontEndBuffers } from '../../src/dsp/qrs-front-end-wasm.ts'
-import { QRS_FRONT_END_WASM } from '../../src/dsp/qrs-front-end.wasm.ts'
+import { QRS_FRONT_END_WASM } from '../../src/dsp/qrs-front-end-wasm-bytes.ts'
 import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 // @ts-expect-error: a plain .mjs script without types

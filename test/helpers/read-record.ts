@@ -1,11 +1,11 @@
 // `readRecord` pushes one record through the built-in `read` stage in process with a hand-made
 // StageContext, collecting every item and every ctx.warn call. (`runCli` lives in child.ts.)
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
-import type { RecordSpec } from '../../src/core/config-schema.ts'
+import type { RecordSpec } from '../../src/config/dataset-schema.ts'
 import type { StageContext } from '../../src/core/stage.ts'
-import { guessFormat } from '../../src/core/config.ts'
+import { guessFormat } from '../../src/config/dataset.ts'
 import read from '../../src/stages/read.ts'
-import type { ReadOptions } from '../../src/stages/read-options.ts'
+import type { ReadOptions } from '../../src/readers/read-options.ts'
 import { testContext } from './stage-context.ts'
 
 export interface Warning {

@@ -4,8 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Item } from '../../src/core/items.ts'
 import type { Stage, StageContext } from '../../src/core/stage.ts'
-import type { RecordSpec } from '../../src/core/config-schema.ts'
-import { openItemJournal } from '../../src/sinks/item-journal.ts'
+import type { RecordSpec } from '../../src/config/dataset-schema.ts'
+import { openItemJournal } from '../../src/run/item-journal.ts'
 
 export interface StageRun {
   items: Item[]

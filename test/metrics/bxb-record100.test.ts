@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, expect, it } from 'vitest'
 import { isBeatSymbol } from '../../src/formats/wfdb-annotation-codes.ts'
-import { AAMI_CLASSES, type BeatSeries, toBeatSeries } from '../../src/metrics/aami-classes.ts'
+import { AAMI_CLASSES, type BeatSeries, toBeatSeries } from '../../src/formats/aami-classes.ts'
 import { type BeatScore, NO_BEAT, scoreBeats } from '../../src/metrics/bxb-stats.ts'
 import { formatBeatScore } from '../../src/metrics/format-bxb.ts'
 import { annotationsOf, readRecord, recordSpec } from '../helpers/read-record.ts'

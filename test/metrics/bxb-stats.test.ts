@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
+import { toBeatSeries } from '../../src/formats/aami-classes.ts'
 import { EC57_SKIP_MS, NO_BEAT, grossStats, scoreBeats, statsFromConfusion } from '../../src/metrics/bxb-stats.ts'
 
 const FS = 360

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toBeatSeries } from '../../src/metrics/aami-classes.ts'
+import { toBeatSeries } from '../../src/formats/aami-classes.ts'
 import { grossStats, scoreBeats } from '../../src/metrics/bxb-stats.ts'
 import { formatBeatScore, formatBxbStats, formatBxbTable } from '../../src/metrics/format-bxb.ts'
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { formatMv, formatMvInto, maxMvBytes } from '../../src/render/format-mv.ts'
 import { instantiateTextKernel, TEXT_DATA, type TextKernel } from '../../src/render/format-mv-wasm.ts'
-import { TEXT_KERNELS_WASM } from '../../src/render/text-kernels.wasm.ts'
+import { TEXT_KERNELS_WASM } from '../../src/render/text-kernels-wasm-bytes.ts'
 import { createTokenTally, settleTally, type TokenTally } from '../../src/render/text-tokens.ts'
 import { createWindowTextWriter, type WindowText } from '../../src/render/window-text.ts'
 import { estimateTokens } from '../../src/render/estimate-tokens.ts'
@@ -69,7 +69,7 @@ describe('the WebAssembly text kernel (format-mv-wasm)', () => {
   it('the committed module is what scripts/wasm-text-kernels.mjs assembles from its WAT text', async () => {
     const source: string = await textKernelsSource()
     expect(source).toContain(`'${TEXT_KERNELS_WASM}'`)
-    expect(readFileSync(new URL('../../src/render/text-kernels.wasm.ts', import.meta.url), 'utf8')).toBe(source)
+    expect(readFileSync(new URL('../../src/render/text-kernels-wasm-bytes.ts', import.meta.url), 'utf8')).toBe(source)
   })
 
   it('runs on this Node, and `wasm: false` or another layout keeps to JavaScript', () => {

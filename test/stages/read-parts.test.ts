@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import path from 'node:path'
 import type { AnnotationItem, RecordingItem, SampleBlock } from '../../src/core/items.ts'
-import { probeRecord } from '../../src/stages/read-probe.ts'
+import { probeRecord } from '../../src/readers/read-probe.ts'
 import { annotationsOf, blocksOf, concatLead, readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/read-record.ts'
 import { ROOT } from '../helpers/shared.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import summarize from '../../src/stages/summarize.ts'
-import { createArtifactGate } from '../../src/stages/artifact-gate.ts'
+import { createArtifactGate } from '../../src/dsp/artifact-gate.ts'
 import type { BeatItem, Item, QualityItem, SampleBlock } from '../../src/core/items.ts'
 import { runStage } from '../helpers/stage-context.ts'
 

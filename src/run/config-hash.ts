@@ -1,0 +1,29 @@
+// The config hash that tells a run directory's results apart: sha256 over the dataset's
+// normalized content (records, stages with their versions and plugin source hashes, output
+// settings) in a canonical key order, so whitespace, comments and key order do not count.
+import { createHash } from 'node:crypto'
+import type { Dataset } from '../config/dataset-schema.ts'
+import type { ResolvedStage } from '../config/plugins.ts'
+
+/** The part of a dataset that decides what the outputs hold. */
+export function configForHash(dataset: Dataset, stages: ResolvedStage[]): unknown {
+  return {
+    records: dataset.records,
+    stages: stages.map((s) => ({ name: s.stage.name, version: s.stage.version, sourceHash: s.sourceHash ?? null, options: s.options ?? null })),
+    output: dataset.output,
+  }
+}
+
+/** sha256 hex of a JSON value with object keys sorted. */
+export function hashConfig(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex')
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value ?? null)
+}

@@ -1,0 +1,46 @@
+// Opens a run directory for a dataset: a new one is created; an existing one is resumed only
+// when it was made by the same config and its inputs are unchanged, otherwise the run refuses to
+// mix results (issue 2, point 4) unless `restart` discards what is there.
+import { readdir, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+import { readManifest, type Manifest, type InputFile } from './manifest.ts'
+import { LOCK_FILE } from './run-lock.ts'
+
+const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts'])
+
+/** Prepares `runDir` (created and locked by the caller); returns the previous manifest when resuming, null for a fresh run. */
+export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean): Promise<Manifest | null> {
+  const previous = await readManifest(runDir)
+  const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
+  if (!previous && leftovers.length > 0) {
+    // Never clear a folder that is not a run directory, even with --restart: `--out .` or a
+    // mistyped path must not cost a user their files.
+    throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out (--restart only clears run directories)`, { file: runDir })
+  }
+  if (restart) {
+    // Only what a run writes: outputs and bookkeeping (*.ndjson), the manifest, journals, media, parts.
+    for (const name of await readdir(runDir)) {
+      if (name.endsWith('.ndjson') || RUN_ENTRIES.has(name)) await rm(path.join(runDir, name), { recursive: true, force: true })
+    }
+    return null
+  }
+  if (!previous) return null
+  if (previous.configHash !== configHash) {
+    throw new PipelineError('E_CONFIG_CHANGED', `this run directory holds results of a different dataset config (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)}); pass --restart to discard them, or --out to write elsewhere`, { file: path.join(runDir, 'manifest.json') })
+  }
+  const changed = changedInputs(previous.inputs, inputs)
+  if (changed.length > 0) {
+    throw new PipelineError('E_CONFIG_CHANGED', `input files changed since this run started (${changed.slice(0, 3).join(', ')}); pass --restart to redo the run with the new files`, { file: path.join(runDir, 'manifest.json') })
+  }
+  return previous
+}
+
+function changedInputs(before: Manifest['inputs'], now: Manifest['inputs']): string[] {
+  const key = (f: InputFile) => `${f.size}:${Math.round(f.mtimeMs)}`
+  const seen = new Map<string, string>()
+  for (const r of before) for (const f of r.files) seen.set(f.path, key(f))
+  const out: string[] = []
+  for (const r of now) for (const f of r.files) if (seen.has(f.path) && seen.get(f.path) !== key(f)) out.push(f.path)
+  return out
+}

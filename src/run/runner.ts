@@ -1,0 +1,186 @@
+// Runs a dataset: every record is one backpressured stream, records run with bounded
+// concurrency, and finished records are committed to the outputs in dataset order, so the
+// output files are byte-identical however the run was interrupted and resumed.
+//
+//   dataset.yaml --> records (concurrency.records at a time)
+//                      |  per record: pipeline(read -> stage -> ... -> record sink)   [run-record.ts]
+//                      v
+//                 .parts/<recordId>/<kind>.ndjson
+//                      |  committer, in dataset order                                 [checkpoint-store.ts]
+//                      v
+//                 <kind>.ndjson + checkpoints.ndjson (+ progress.ndjson, manifest.json)
+import path from 'node:path'
+import { mkdir, rm } from 'node:fs/promises'
+import { forEachBounded } from '../core/bounded.ts'
+import { isAbortError, PipelineError, withContext } from '../core/errors.ts'
+import { configForHash, hashConfig } from './config-hash.ts'
+import { openRunDir } from './run-dir.ts'
+import { runRecord, type RecordRunResult } from './run-record.ts'
+import type { Dataset, RecordSpec } from '../config/dataset-schema.ts'
+import type { ResolvedStage } from '../config/plugins.ts'
+import type { ProgressEvent } from './progress-events.ts'
+import { TOOL } from './version.ts'
+import { openCheckpointStore } from './checkpoint-store.ts'
+import { openItemJournal, type ItemJournal } from './item-journal.ts'
+import { openProgressLog } from './progress-log.ts'
+import { acquireRunLock } from './run-lock.ts'
+import { writeManifest, type InputFile, type Manifest } from './manifest.ts'
+
+export interface RecordProbe {
+  durationSec: number
+  files: InputFile[]
+}
+
+export interface RunOptions {
+  runDir: string
+  restart?: boolean
+  signal: AbortSignal
+  /** Reads a record's header only: duration (for ETA) and input files (for the manifest). */
+  probe(record: RecordSpec): Promise<RecordProbe>
+  onEvent?(event: ProgressEvent): void
+  progressMs?: number
+}
+
+export interface RunResult {
+  runDir: string
+  status: 'finished' | 'failed' | 'interrupted'
+  done: number
+  skipped: number
+  failed: { recordId: string; error: PipelineError }[]
+  warnings: { recordId: string; code: string; message: string }[]
+}
+
+type Outcome = { ok: true; result: RecordRunResult } | { ok: false; error: PipelineError } | { aborted: true } | { skip: true }
+
+/** Runs (or resumes) a dataset into its run directory, holding the directory's lock throughout. */
+export async function runDataset(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
+  try {
+    await mkdir(opts.runDir, { recursive: true })
+  } catch (cause) {
+    throw new PipelineError('E_IO', `cannot create the run directory: ${(cause as Error).message}; choose another --out`, { file: opts.runDir }, { cause })
+  }
+  const release = await acquireRunLock(opts.runDir)
+  try {
+    return await runLocked(dataset, stages, opts)
+  } finally {
+    await release()
+  }
+}
+
+async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
+  const { runDir } = opts
+  // A failed commit (disk full...) stops the whole run like an interrupt, then is rethrown.
+  const internal = new AbortController()
+  const signal = AbortSignal.any([opts.signal, internal.signal])
+  // Headers only, a few at a time (thousands of records must not exhaust file handles). A record
+  // whose header is bad is probed as empty here; reading it fails with the reader's message.
+  const probes: RecordProbe[] = dataset.records.map(() => ({ durationSec: 0, files: [] }))
+  await forEachBounded(dataset.records, 8, async (r, i) => {
+    probes[i] = await opts.probe(r).catch((): RecordProbe => ({ durationSec: 0, files: [] }))
+  })
+  const inputs = dataset.records.map((r, i) => ({ recordId: r.id, files: probes[i].files }))
+  const config = configForHash(dataset, stages)
+  const configHash = hashConfig(config)
+  const previous = await openRunDir(runDir, configHash, inputs, opts.restart ?? false)
+  const checkpoints = await openCheckpointStore(runDir)
+  const startedAt = new Date().toISOString()
+  const manifest: Manifest = {
+    tool: { ...TOOL, node: process.version },
+    name: dataset.name,
+    datasetFile: dataset.file,
+    configHash,
+    stages: stages.map((s) => ({ name: s.stage.name, version: s.stage.version, source: s.source, sourceHash: s.sourceHash })),
+    inputs,
+    config,
+    sessions: [...(previous?.sessions ?? []), { startedAt, pid: process.pid }],
+  }
+  await writeManifest(runDir, manifest)
+
+  const log = await openProgressLog(runDir, opts.onEvent)
+  const now = () => new Date().toISOString()
+  const doneItems: Record<string, number> = {}
+  let doneSeconds = 0
+  for (const line of checkpoints.done.values()) {
+    doneSeconds += line.seconds
+    for (const [k, n] of Object.entries(line.counts)) doneItems[k] = (doneItems[k] ?? 0) + n
+  }
+  log.write({ t: 'run-start', at: startedAt, pid: process.pid, name: dataset.name, totalRecords: dataset.records.length, totalSeconds: probes.reduce((a, p) => a + p.durationSec, 0), doneRecords: checkpoints.done.size, doneSeconds, doneItems })
+
+  const warnings: RunResult['warnings'] = []
+  const failed: RunResult['failed'] = []
+  const journals = new Map<string, Promise<ItemJournal>>()
+  const exclude = new Set(dataset.output.exclude)
+  const outcomes = dataset.records.map(() => deferred<Outcome>())
+  const env = {
+    runDir, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs,
+    warn(recordId: string, code: string, message: string) {
+      warnings.push({ recordId, code, message })
+      log.write({ t: 'warning', at: now(), recordId, code, message })
+    },
+    journal(name: string) {
+      if (!journals.has(name)) journals.set(name, openItemJournal(runDir, name))
+      return journals.get(name)!
+    },
+    progress(recordId: string, seconds: number, items: Record<string, number>) {
+      log.write({ t: 'record-progress', at: now(), recordId, seconds, items })
+    },
+  }
+
+  const t0 = Date.now()
+  const skippedAtStart = dataset.records.filter((r) => checkpoints.done.has(r.id)).length
+  let done = 0
+  let commitError: unknown = null
+  const committer = commitInOrder().catch((err) => {
+    commitError = err
+    internal.abort()
+  })
+  await forEachBounded(dataset.records, dataset.concurrency.records, async (record, index) => {
+    if (checkpoints.done.has(record.id)) return outcomes[index].resolve({ skip: true })
+    log.write({ t: 'record-start', at: now(), recordId: record.id, index, durationSec: probes[index].durationSec })
+    try {
+      outcomes[index].resolve({ ok: true, result: await runRecord(record, index, env) })
+    } catch (err) {
+      if (signal.aborted && isAbortError(err)) outcomes[index].resolve({ aborted: true })
+      else outcomes[index].resolve({ ok: false, error: withContext(err, { recordId: record.id }) })
+    }
+  }, { signal, skipped: (i) => outcomes[i].resolve(checkpoints.done.has(dataset.records[i].id) ? { skip: true } : { aborted: true }) })
+  await committer
+  // Part files of unfinished records are useless now (a resume redoes those records).
+  await rm(path.join(runDir, '.parts'), { recursive: true, force: true })
+
+  const complete = done + failed.length + skippedAtStart === dataset.records.length
+  const status: RunResult['status'] = !complete ? 'interrupted' : failed.length ? 'failed' : 'finished'
+  log.write({ t: 'run-end', at: now(), status, done: checkpoints.done.size, failed: failed.length, wallMs: Date.now() - t0 })
+  for (const j of journals.values()) await (await j).close()
+  await log.close()
+  manifest.sessions[manifest.sessions.length - 1] = { startedAt, pid: process.pid, endedAt: now(), status }
+  await writeManifest(runDir, manifest)
+  if (commitError) throw commitError
+  return { runDir, status, done, skipped: skippedAtStart, failed, warnings }
+
+  async function commitInOrder(): Promise<void> {
+    for (let i = 0; i < dataset.records.length; i++) {
+      const outcome = await outcomes[i].promise
+      const record = dataset.records[i]
+      if ('skip' in outcome) continue
+      if ('aborted' in outcome) break
+      if (outcome.ok) {
+        const { partsDir, counts, seconds } = outcome.result
+        await checkpoints.commit({ recordId: record.id, index: i, partsDir, counts, seconds })
+        done++
+        log.write({ t: 'record-done', at: now(), recordId: record.id, seconds, items: counts, wallMs: Date.now() - t0 })
+      } else {
+        failed.push({ recordId: record.id, error: outcome.error })
+        await rm(path.join(runDir, '.parts', record.id), { recursive: true, force: true })
+        await checkpoints.fail({ recordId: record.id, index: i, error: { code: outcome.error.code, message: outcome.error.message } })
+        log.write({ t: 'record-failed', at: now(), recordId: record.id, code: outcome.error.code, message: outcome.error.toLine() })
+      }
+    }
+  }
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}

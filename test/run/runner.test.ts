@@ -1,0 +1,240 @@
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { runDataset, type RecordProbe } from '../../src/run/runner.ts'
+import { defineStage, type Stage } from '../../src/core/stage.ts'
+import type { Dataset, RecordSpec } from '../../src/config/dataset-schema.ts'
+import type { ResolvedStage } from '../../src/config/plugins.ts'
+import type { Item, SampleBlock } from '../../src/core/items.ts'
+import read from '../../src/stages/read.ts'
+import { probeRecord } from '../../src/readers/read-probe.ts'
+import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+
+const noProbe = async (): Promise<RecordProbe> => ({ durationSec: 0, files: [] })
+
+function dataset(ids: string[], concurrency = 1): Dataset {
+  const records: RecordSpec[] = ids.map((id) => ({ id, path: `/virtual/${id}`, format: 'wfdb', annotator: false, annotatorExplicit: false }))
+  return { file: '/virtual/d.yaml', name: 'test', out: '/unused', concurrency: { records: concurrency }, records, stages: [], output: { exclude: ['block'], decimals: 4 } }
+}
+
+function resolved(...stages: Stage<any>[]): ResolvedStage[] {
+  return stages.map((stage) => ({ stage, options: {}, source: 'builtin' }))
+}
+
+/** A source stage: `n` blocks of 100 samples and one `tick` item per block, per record. */
+function source(n: number, opts: { delayMs?: (recordId: string) => number; onYield?: () => void } = {}) {
+  return defineStage({
+    name: 'synthetic', version: 1,
+    async *transform(_src, ctx) {
+      for (let i = 0; i < n; i++) {
+        if (opts.delayMs) await sleep(opts.delayMs(ctx.recordId))
+        opts.onYield?.()
+        const b: SampleBlock = { kind: 'block', recordId: ctx.recordId, fs: 100, startSample: i * 100, labels: ['x'], leads: [new Float32Array(100).fill(i)] }
+        yield b
+        yield { kind: 'tick', recordId: ctx.recordId, i }
+      }
+    },
+  })
+}
+
+const outputs = (dir: string) => Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.ndjson') && !['progress.ndjson', 'checkpoints.ndjson'].includes(f)).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]))
+
+describe('runner', () => {
+  it('keeps the reader at most a few blocks ahead of a slow sink (backpressure)', async () => {
+    let produced = 0
+    let consumed = 0
+    let maxAhead = 0
+    const slow = defineStage({
+      name: 'slow', version: 1,
+      async *transform(src) {
+        for await (const item of src) {
+          if (item.kind === 'block') {
+            consumed++
+            await sleep(2)
+          }
+          yield item
+        }
+      },
+    })
+    const counting = defineStage({
+      name: 'count', version: 1,
+      async *transform(src) {
+        for await (const item of src) {
+          if (item.kind === 'block') maxAhead = Math.max(maxAhead, ++produced - consumed)
+          yield item
+        }
+      },
+    })
+    const d = dataset(['r'])
+    d.records[0] = { id: 'r', path: path.join(ROOT, 'samples/mitdb/100'), format: 'wfdb', annotator: 'atr', annotatorExplicit: false }
+    const r = await runDataset(d, [...resolved(read, counting, slow)].map((s) => (s.stage === read ? { ...s, options: read.parseOptions!({ blockSeconds: 5 }, { file: '', yamlPath: '' }) } : s)), { runDir: tmpDir(), signal: new AbortController().signal, probe: probeRecord })
+    expect(r.status).toBe('finished')
+    expect(produced).toBe(Math.ceil(650000 / 1800)) // every block of the 30 min record went through
+    expect(consumed).toBe(produced)
+    expect(maxAhead).toBeLessThanOrEqual(2)
+  })
+
+  it('runs records concurrently up to the limit and still writes byte-identical outputs in dataset order', async () => {
+    const ids = ['a', 'b', 'c', 'd', 'e']
+    const delay = (id: string) => ({ a: 6, b: 1, c: 4, d: 0, e: 2 })[id] ?? 0
+    const run = async (concurrency: number) => {
+      let inFlight = 0
+      let peak = 0
+      const ended: string[] = []
+      const tracked = defineStage({
+        name: 'tracked', version: 1,
+        async *transform(src, ctx) {
+          peak = Math.max(peak, ++inFlight)
+          try {
+            yield* src
+          } finally {
+            inFlight--
+            ended.push(ctx.recordId)
+          }
+        },
+      })
+      const dir = tmpDir()
+      const r = await runDataset(dataset(ids, concurrency), resolved(source(20, { delayMs: delay }), tracked), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+      expect(r).toMatchObject({ status: 'finished', done: 5, failed: [] })
+      return { dir, peak, ended }
+    }
+    const one = await run(1)
+    const three = await run(3)
+    expect(one.peak).toBe(1)
+    expect(three.peak).toBe(3)
+    expect(outputs(three.dir)).toEqual(outputs(one.dir))
+    const ticks = readFileSync(path.join(three.dir, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
+    expect([...new Set(ticks)]).toEqual(ids)
+    // With 3 at once the slow first record (a) ends after records that started later, yet the
+    // checkpoints (and so the outputs) follow the dataset order.
+    expect(three.ended.indexOf('a')).toBeGreaterThan(three.ended.indexOf('b'))
+    const committed = readFileSync(path.join(three.dir, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
+    expect(committed).toEqual(ids)
+  })
+
+  it('isolates a failing record: the others complete and the failure names record and stage', async () => {
+    const boom = defineStage({
+      name: 'boom', version: 1,
+      async *transform(src, ctx) {
+        for await (const item of src) {
+          if (ctx.recordId === 'b' && item.kind === 'tick' && (item as unknown as { i: number }).i === 3) throw new Error('bad sample')
+          yield item
+        }
+      },
+    })
+    const dir = tmpDir()
+    const r = await runDataset(dataset(['a', 'b', 'c'], 2), resolved(source(10), boom), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    expect(r.status).toBe('failed')
+    expect(r.done).toBe(2)
+    expect(r.failed).toHaveLength(1)
+    expect(r.failed[0].error.context).toMatchObject({ recordId: 'b', stage: 'boom' })
+    expect(r.failed[0].error.toLine()).toContain('record b: stage boom: bad sample')
+    const ticks = readFileSync(path.join(dir, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
+    expect(ticks.filter((t) => t === 'a')).toHaveLength(10)
+    expect(ticks.filter((t) => t === 'c')).toHaveLength(10)
+    expect(ticks).not.toContain('b')
+    const progress = readFileSync(path.join(dir, 'progress.ndjson'), 'utf8')
+    expect(progress).toContain('"t":"record-failed","at"')
+  })
+
+  it('resumes after an abort without duplicates and without paying twice for journaled items', async () => {
+    const paid: string[] = []
+    const controller = new AbortController()
+    const model = defineStage({
+      name: 'model', version: 1,
+      async *transform(src, ctx) {
+        const journal = await ctx.journal('answers')
+        for await (const item of src) {
+          yield item
+          if (item.kind !== 'tick') continue
+          const key = `${ctx.recordId}:${(item as unknown as { i: number }).i}`
+          let answer = await journal.get<string>(key)
+          if (answer === undefined) {
+            paid.push(key)
+            answer = `answer ${key}`
+            await journal.put(key, answer)
+            if (key === 'b:5') controller.abort()
+          }
+          yield { kind: 'prediction', recordId: ctx.recordId, key, answer }
+        }
+      },
+    })
+    const dir = tmpDir()
+    const first = await runDataset(dataset(['a', 'b', 'c']), resolved(source(10), model), { runDir: dir, signal: controller.signal, probe: noProbe })
+    expect(first.status).toBe('interrupted')
+    expect(first.done).toBe(1)
+    const second = await runDataset(dataset(['a', 'b', 'c']), resolved(source(10), model), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    expect(second).toMatchObject({ status: 'finished', done: 2, skipped: 1 })
+    expect(new Set(paid).size).toBe(paid.length) // no key paid twice
+    expect(paid).toHaveLength(30)
+
+    const clean = tmpDir()
+    await runDataset(dataset(['a', 'b', 'c']), resolved(source(10), model), { runDir: clean, signal: new AbortController().signal, probe: noProbe })
+    expect(outputs(dir)).toEqual(outputs(clean))
+  })
+
+  it('refuses to mix results of a changed config unless told to restart', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    await runDataset(dataset(['a']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })
+    await expect(runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CONFIG_CHANGED', message: expect.stringContaining('--restart') })
+    const r = await runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe, restart: true })
+    expect(r).toMatchObject({ status: 'finished', done: 2, skipped: 0 })
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
+    expect(manifest.sessions).toHaveLength(1)
+    expect(manifest.stages).toEqual([{ name: 'synthetic', version: 1, source: 'builtin' }])
+  })
+
+  it('never writes into, nor clears with restart, a non-empty directory that is not a run', async () => {
+    const dir = tmpDir()
+    mkdirSync(path.join(dir, 'x', 'data'), { recursive: true })
+    writeFileSync(path.join(dir, 'x', 'notes.txt'), 'mine')
+    for (const restart of [false, true]) {
+      await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: path.join(dir, 'x'), signal: new AbortController().signal, probe: noProbe, restart })).rejects.toMatchObject({ code: 'E_CONFIG_CHANGED', message: expect.stringContaining('not a run directory') })
+    }
+    expect(readdirSync(path.join(dir, 'x')).sort()).toEqual(['data', 'notes.txt'])
+  })
+
+  it('restart clears only what a run wrote', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    await runDataset(dataset(['a']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })
+    writeFileSync(path.join(dir, 'my-notes.md'), 'kept')
+    await runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe, restart: true })
+    expect(readFileSync(path.join(dir, 'my-notes.md'), 'utf8')).toBe('kept')
+  })
+
+  it('refuses to resume when an output file was deleted by hand', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    await runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })
+    unlinkSync(path.join(dir, 'tick.ndjson'))
+    await expect(runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CHECKPOINT', message: expect.stringContaining('tick.ndjson is missing') })
+  })
+
+  it('names the stage that yields null instead of an item', async () => {
+    const bad = defineStage({ name: 'nully', version: 1, async *transform() { yield null as unknown as Item } })
+    const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
+    expect(r.failed[0].error.code).toBe('E_STAGE_OUTPUT')
+    expect(r.failed[0].error.message).toContain('yielded an item with null')
+  })
+
+  it('lets one run at a time write a run directory, and takes over a stale lock', async () => {
+    const dir = tmpDir()
+    const signal = new AbortController().signal
+    writeFileSync(path.join(dir, 'run.lock'), `${process.ppid}\n`) // a live process that is not us
+    await expect(runDataset(dataset(['a']), resolved(source(1)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_RUN_LOCKED', message: expect.stringContaining(`pid ${process.ppid}`) })
+    writeFileSync(path.join(dir, 'run.lock'), '2147483646\n') // no such process: left by a killed run
+    const r = await runDataset(dataset(['a']), resolved(source(1)), { runDir: dir, signal, probe: noProbe })
+    expect(r.status).toBe('finished')
+    expect(readdirSync(dir)).not.toContain('run.lock')
+  })
+
+  it('rejects items without a usable kind, naming the rule', async () => {
+    const bad = defineStage({ name: 'bad', version: 1, async *transform() { yield { kind: 'Progress!', recordId: 'a' } as Item } })
+    const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
+    expect(r.failed[0].error.code).toBe('E_STAGE_OUTPUT')
+  })
+})
