@@ -47,7 +47,9 @@ interface Kernels {
 type Load = <T>(rel: string) => Promise<T>
 
 async function loadKernels(name: string, load: Load): Promise<Kernels> {
-  const { createLeadCleaner, default: clean } = await load<{ createLeadCleaner: Kernels['createLeadCleaner']; default: Stage<unknown> }>('src/stages/clean.ts')
+  const { default: clean, createLeadCleaner: inStage } = await load<{ createLeadCleaner?: Kernels['createLeadCleaner']; default: Stage<unknown> }>('src/stages/clean.ts')
+  // Revisions before the filter chain moved to src/dsp exported it from the stage.
+  const createLeadCleaner = inStage ?? (await load<{ createLeadCleaner: Kernels['createLeadCleaner'] }>('src/dsp/ecg-clean.ts')).createLeadCleaner
   const { createQrsDetector } = await load<{ createQrsDetector: Kernels['createQrsDetector'] }>('src/dsp/qrs-detector.ts')
   return { name, createLeadCleaner, createQrsDetector, clean }
 }

@@ -8,7 +8,7 @@
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { Item, SampleBlock } from '../core/items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import type { StageContext } from '../core/stage.ts'
 import type { EdfWriteSignal, EdfWriteSpec } from '../formats/edf-writer.ts'
 import { looksLikeEcg } from '../formats/edf-select.ts'

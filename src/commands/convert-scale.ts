@@ -8,7 +8,7 @@
 // bound holds away from a segment's edges, where scipy's odd extension can reach further; values
 // beyond the range are clipped and counted, and NaN (invalid input) is written as 0 and counted.
 import { formatEdfNumber } from '../formats/edf-ascii.ts'
-import { createLeadCleaner, type CleanOptions } from '../stages/clean.ts'
+import { createLeadCleaner, type CleanOptions } from '../dsp/ecg-clean.ts'
 
 export const DIGITAL_LIMIT = 32767
 

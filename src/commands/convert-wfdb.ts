@@ -3,7 +3,7 @@
 // baseline), so physical values round-trip exactly up to the 8-character header fields. The
 // annotator file is read in hour-long batches, never whole.
 import { PipelineError } from '../core/errors.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, type WfdbRecordPath } from '../formats/wfdb-path.ts'
 import type { WfdbHeader } from '../formats/wfdb-header.ts'
 import { WFDB_INVALID_SAMPLE } from '../formats/wfdb-formats.ts'

@@ -1,6 +1,9 @@
 // The dataset file's schema (zod, strict: an unknown key is an error that lists the allowed keys).
 // Stage options are left open here: each stage validates its own options (style rule 6).
 import { z } from 'zod'
+import type { RecordSpec } from '../core/record.ts'
+
+export type { RecordSpec }
 
 const leadSelector = z.union([z.string().min(1), z.number().int().min(0)])
 const onePath = z.union([z.string().min(1), z.number()]).transform(String)
@@ -50,23 +53,6 @@ export const datasetSchema = z.strictObject({
 })
 
 export type RawDataset = z.infer<typeof datasetSchema>
-
-/** A record after defaults and path resolution. */
-export interface RecordSpec {
-  id: string
-  /** Absolute path (EDF file, WFDB header or base path); the first part of a multi-part record. */
-  path: string
-  /** Absolute paths of every part, in order, when the record is made of several files. */
-  parts?: string[]
-  /** The path as the dataset file wrote it (relative to the dataset file), for outputs. */
-  source?: string
-  format: 'edf' | 'wfdb'
-  leads?: (string | number)[]
-  annotator: string | false
-  /** True when the dataset named the annotator (a missing file is then worth a warning). */
-  annotatorExplicit: boolean
-  patient?: { age?: number; sex?: 'M' | 'F'; history?: string }
-}
 
 /** A stage entry after parsing: what to load and its raw options, with where it was written. */
 export interface StageEntry {

@@ -2,8 +2,8 @@
 // `transform` is an async generator over items; the runner wires stages with
 // `node:stream/promises` `pipeline`, so backpressure, abort and error propagation come from Node.
 import type { Item } from './items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
-import type { ItemJournal } from '../run/item-journal.ts'
+import type { RecordSpec } from './record.ts'
+import type { ItemJournal } from './services.ts'
 
 /** Where a stage's options came from, for error messages. */
 export interface OptionsSource {

@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, Item } from '../core/items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
 import { selectEcgSignals } from '../formats/edf-select.ts'
 import { signalBytes } from '../formats/edf-decode.ts'

@@ -5,7 +5,7 @@
 // have the first part's sampling rate and leads; the parts are taken as contiguous in time.
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
 import { probeRecord } from './read-probe.ts'

@@ -1,7 +1,7 @@
 // Reads only a record's header(s): its duration (for progress and ETA) and the files it is made
 // of with their size and mtime (for the run manifest, which detects changed inputs on resume).
 import { stat } from 'node:fs/promises'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import type { RecordProbe } from '../run/runner.ts'
 import type { InputFile } from '../run/manifest.ts'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'

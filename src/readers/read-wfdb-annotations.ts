@@ -2,7 +2,7 @@
 // annotations stream alongside the signal instead of being loaded whole.
 import { open, type FileHandle } from 'node:fs/promises'
 import type { AnnotationItem } from '../core/items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import { createMitAnnotationParser, type WfdbAnnotation } from '../formats/wfdb-annotations.ts'
 import type { ReadContext } from './read-context.ts'
 

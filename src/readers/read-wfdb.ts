@@ -5,7 +5,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, Item } from '../core/items.ts'
-import type { RecordSpec } from '../config/dataset-schema.ts'
+import type { RecordSpec } from '../core/record.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath, type WfdbRecordPath } from '../formats/wfdb-path.ts'
 import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'
 import { createWfdbDecoder, datFilesOf, type WfdbDecoder } from '../formats/wfdb-signal.ts'

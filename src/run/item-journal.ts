@@ -9,16 +9,10 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { repairNdjson } from './ndjson-file.ts'
+import type { ItemJournal } from '../core/services.ts'
 
-export interface ItemJournal {
-  readonly file: string
-  has(key: string): boolean
-  get<T = unknown>(key: string): Promise<T | undefined>
-  /** Stores the value durably; a key already stored keeps its first value. */
-  put(key: string, value: unknown): Promise<void>
-  readonly size: number
-  close(): Promise<void>
-}
+export type { ItemJournal }
+
 
 /** Opens (creating or repairing) the journal `name` in `runDir/journal/`. */
 export async function openItemJournal(runDir: string, name: string): Promise<ItemJournal> {

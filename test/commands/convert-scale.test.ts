@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { cleanGainBound, createQuantiser, roundUpRange } from '../../src/commands/convert-scale.ts'
 import { placeTals, sizeAnnotationSignal, type ConvertPlan, type SourcedTal } from '../../src/commands/convert-plan.ts'
-import { createLeadCleaner, type CleanOptions } from '../../src/stages/clean.ts'
+import { createLeadCleaner, type CleanOptions } from '../../src/dsp/ecg-clean.ts'
 import { formatEdfNumber } from '../../src/formats/edf-ascii.ts'
 import { encodeTalBlock, talBytes } from '../../src/formats/tal.ts'
 

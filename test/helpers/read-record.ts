@@ -1,7 +1,7 @@
 // `readRecord` pushes one record through the built-in `read` stage in process with a hand-made
 // StageContext, collecting every item and every ctx.warn call. (`runCli` lives in child.ts.)
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
-import type { RecordSpec } from '../../src/config/dataset-schema.ts'
+import type { RecordSpec } from '../../src/core/record.ts'
 import type { StageContext } from '../../src/core/stage.ts'
 import { guessFormat } from '../../src/config/dataset.ts'
 import read from '../../src/stages/read.ts'

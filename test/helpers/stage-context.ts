@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Item } from '../../src/core/items.ts'
 import type { Stage, StageContext } from '../../src/core/stage.ts'
-import type { RecordSpec } from '../../src/config/dataset-schema.ts'
+import type { RecordSpec } from '../../src/core/record.ts'
 import { openItemJournal } from '../../src/run/item-journal.ts'
 
 export interface StageRun {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import clean, { createLeadCleaner, finiteRunEnd, type CleanOptions } from '../../src/stages/clean.ts'
+import clean from '../../src/stages/clean.ts'
+import { createLeadCleaner, finiteRunEnd, type CleanOptions } from '../../src/dsp/ecg-clean.ts'
 import type { Item, SampleBlock } from '../../src/core/items.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 import { runStage } from '../helpers/stage-context.ts'
