@@ -1,7 +1,11 @@
 // Runs the CLI in a child process, as a user would (`node bin/pipeline.js ...`), and lets a
 // test watch a run directory's files while it runs, to interrupt it at chosen moments.
+// Waiting: watchUntil wakes on the folder's change events (fs.watch); waitUntil polls, for
+// conditions that raise no event in this process (another process's state, a child's output
+// parsed as it comes). Their timeouts are hang guards that name what never happened, not the
+// way a test is ordered.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, watch } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ROOT } from './shared.ts'
@@ -46,7 +50,7 @@ export function linesOf(file: string): Record<string, unknown>[] {
   return text.split('\n').slice(0, -1).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
 }
 
-/** Polls until `predicate` holds; fails after `timeoutMs`, or when the watched process has exited first. */
+/** Polls until `predicate` holds (no event needed); fails after `timeoutMs` (a hang guard), or when the watched process has exited first. */
 export async function waitUntil(predicate: () => boolean, what: string, opts: { timeoutMs?: number; alive?: () => boolean } = {}): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000)
   while (!predicate()) {
@@ -54,4 +58,44 @@ export async function waitUntil(predicate: () => boolean, what: string, opts: { 
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
     await sleep(5)
   }
+}
+
+/**
+ * Resolves once `predicate` holds, checking it now and again after each change in folder `dir`
+ * (a file created, written, renamed or removed there); fails after `timeoutMs` (a hang guard).
+ * The watcher starts before the first check, so a change between the two is never missed.
+ */
+export function watchUntil(dir: string, predicate: () => boolean | Promise<boolean>, what: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let done = false
+    let checking = false
+    let again = false
+    const watcher = watch(dir, () => void check())
+    const guard = setTimeout(() => end(new Error(`timed out waiting for: ${what}`)), opts.timeoutMs ?? 30_000)
+    watcher.on('error', (err) => end(err))
+    function end(err?: unknown) {
+      if (done) return
+      done = true
+      clearTimeout(guard)
+      watcher.close()
+      if (err) reject(err)
+      else resolve()
+    }
+    // One check at a time; a change during a check makes it run once more.
+    async function check() {
+      if (checking) return void (again = true)
+      checking = true
+      try {
+        do {
+          again = false
+          if (await predicate()) return end()
+        } while (again && !done)
+      } catch (err) {
+        end(err)
+      } finally {
+        checking = false
+      }
+    }
+    void check()
+  })
 }

@@ -1,12 +1,16 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+// The encoder against a real ffmpeg. Waits are on events (a write's promise, an fs.watch change,
+// the rejection that comes only once ffmpeg has exited); a condition is polled only where this
+// process gets no event (ffmpeg stopped by SIGSTOP), and timeouts are hang guards.
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { isProcessAlive } from '../../src/run/process-alive.ts'
 import { requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
 import { createVideoEncoder, type VideoEncoder, type VideoEncoderOptions } from '../../src/sinks/video-encoder.ts'
 import { decodeFrame, probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
+import { waitUntil, watchUntil } from '../helpers/child.ts'
 import { rejection } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -41,13 +45,30 @@ async function writeUntilRejected(enc: VideoEncoder, max = 200): Promise<Error> 
   throw new Error(`all ${max} frames were accepted`)
 }
 
-async function gone(pid: number, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs
-  while (isProcessAlive(pid)) {
-    if (Date.now() > deadline) return false
-    await sleep(10)
+/** Whether process `pid` is stopped (state T): /proc on Linux, else ps. */
+function isStopped(pid: number): boolean {
+  const proc = `/proc/${pid}/stat`
+  const state = existsSync(proc) ? readFileSync(proc, 'utf8').replace(/^.*\) /s, '')[0] : execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim()[0]
+  return state === 'T'
+}
+
+/** Stops ffmpeg and returns once it is stopped (SIGSTOP raises no event here: polled). */
+async function stopProcess(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP')
+  await waitUntil(() => isStopped(pid), `ffmpeg (pid ${pid}) to be stopped by SIGSTOP`, { timeoutMs: 10_000 })
+}
+
+/** `p`, or a failure saying what did not happen within `ms` (a hang guard, not a speed test). */
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([p, guard])
+  } finally {
+    clearTimeout(timer)
   }
-  return true
 }
 
 function setup(over: Partial<VideoEncoderOptions> = {}) {
@@ -80,12 +101,13 @@ describe('video encoder options (no ffmpeg needed)', () => {
 
 describe.skipIf(skipWithoutFfmpeg())('video encoder (ffmpeg)', () => {
   it('encodes 30 frames into a faststart H.264 MP4 that decodes back to what was written', async () => {
-    const { file, enc } = setup()
+    const { dir, file, enc } = setup()
     const written = Array.from({ length: 30 }, (_, i) => bars(i))
     for (const f of written) await enc.writeFrame(f)
     expect(enc.frames).toBe(30)
-    // The partial file grows while encoding (polled: ffmpeg writes when x264 hands out packets).
-    for (let t = 0; (await enc.outputBytes()) === 0 && t < 100; t++) await sleep(50)
+    // The partial file grows while encoding: ffmpeg writes when x264 hands out packets, which
+    // the folder's change events tell (fs.watch).
+    await watchUntil(dir, async () => (await enc.outputBytes()) > 0, `ffmpeg to write into ${file}.partial`)
     expect(await enc.outputBytes()).toBeGreaterThan(0)
     const done = await enc.finish()
     expect(done).toEqual({ file, bytes: statSync(file).size, frames: 30 })
@@ -126,12 +148,15 @@ describe.skipIf(skipWithoutFfmpeg())('video encoder (ffmpeg)', () => {
     const { enc } = setup({ width: 1300, height: 400 })
     await enc.writeFrame(bars(0, 1300, 400))
     const pid = enc.pid!
-    process.kill(pid, 'SIGSTOP')
+    await stopProcess(pid)
     try {
       let resolved = false
       const next = enc.writeFrame(bars(1, 1300, 400)).then(() => (resolved = true))
-      await sleep(300)
-      expect(resolved).toBe(false) // 2 MB cannot fit in the pipe while ffmpeg is stopped
+      // No wait could let this write resolve: ffmpeg reads nothing while stopped and a 2 MB frame
+      // does not fit in the pipe (64 KB). One turn of the event loop, its I/O phase included, is
+      // what a write that resolved without ffmpeg taking the frame would need to show.
+      await new Promise((r) => setImmediate(r))
+      expect(resolved).toBe(false)
       expect(enc.frames).toBe(1)
       process.kill(pid, 'SIGCONT')
       await next
@@ -167,20 +192,27 @@ describe.skipIf(skipWithoutFfmpeg())('video encoder (ffmpeg)', () => {
     expect(readdirSync(dir)).toEqual([])
   })
 
-  it('aborting the signal kills ffmpeg within a second and rejects pending and later calls with the abort reason', async () => {
+  it('aborting the signal kills ffmpeg (SIGKILL: even a stopped ffmpeg goes) and rejects pending and later calls with the abort reason', async () => {
     const { dir, ac, enc } = setup()
     await enc.writeFrame(bars(0))
     const pid = enc.pid!
-    const pending = enc.writeFrame(bars(1))
-    const t0 = Date.now()
-    ac.abort()
-    const err = await rejection(pending.then(() => enc.writeFrame(bars(2))))
-    expect(err.name).toBe('AbortError')
-    expect(await rejection(enc.finish())).toBe(err)
-    // Hang guards, not speed tests (style rule 11): a SIGKILLed child goes at once.
-    expect(await gone(pid, 5000)).toBe(true)
-    expect(Date.now() - t0).toBeLessThan(5000)
-    expect(readdirSync(dir)).toEqual([])
+    // A stopped ffmpeg cannot end by itself when its stdin closes, nor on SIGTERM: only SIGKILL
+    // ends it, so the abort is shown to kill instead of waiting for ffmpeg to finish.
+    await stopProcess(pid)
+    let reaped = false
+    try {
+      const pending = enc.writeFrame(bars(1)) // 300 KB: stuck in the pipe while ffmpeg is stopped
+      ac.abort()
+      const err = await within(rejection(pending.then(() => enc.writeFrame(bars(2)))), 10_000, 'the abort ending a stopped ffmpeg')
+      expect(err.name).toBe('AbortError')
+      expect(await rejection(enc.finish())).toBe(err)
+      // The calls reject only once ffmpeg has exited and been reaped, and the partial file is gone.
+      expect(isProcessAlive(pid)).toBe(false)
+      reaped = true
+      expect(readdirSync(dir)).toEqual([])
+    } finally {
+      if (!reaped && isProcessAlive(pid)) process.kill(pid, 'SIGKILL')
+    }
   })
 
   it('abort() kills ffmpeg, removes the partial file, is idempotent and never throws', async () => {
