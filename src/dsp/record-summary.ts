@@ -3,6 +3,7 @@
 // heart-rate tracker (hr-stats.ts) and the ectopy trackers (ectopy.ts).
 import { createHrTracker, type HrOptions, type HrStats } from './hr-stats.ts'
 import { createGeminyTracker, createRunTracker, type GeminyStats, type RunStats } from './ectopy.ts'
+import type { QualityItem } from '../core/items.ts'
 
 export interface RecordSummaryStats {
   totalBeats: number
@@ -69,6 +70,41 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
         ventricular: { count: v, burdenPct: burden(v), ...vRuns.finish(), bigeminy: bigeminy.finish(), trigeminy: trigeminy.finish() },
         rhythms: [...rhythms].map(([rhythm, r]) => ({ rhythm, ...r, totalMs: Math.round(r.totalMs) })),
       }
+    },
+  }
+}
+
+/** Flagged time and windows per flag of one lead, over the quality windows of a record. */
+export interface LeadFlaggedTime {
+  flaggedMs: number
+  invalid: number
+  flat: number
+  saturated: number
+  noisy: number
+}
+
+/**
+ * Tallies the quality stage's windows per lead. Leads are told apart by index, as two may share a
+ * label (PhysioNet SVDB 800: both "ECG"); the result is keyed by label, which stays readable, or
+ * by `label#index` for each lead whose label another lead has too.
+ */
+export function createFlaggedTime() {
+  const leads = new Map<string, { index: number; label: string; f: LeadFlaggedTime }>()
+  return {
+    add(q: Pick<QualityItem, 'startMs' | 'endMs' | 'leads'>): void {
+      for (const [k, l] of q.leads.entries()) {
+        const index = l.index ?? k
+        const key = `${index}\n${l.label}`
+        const entry = leads.get(key) ?? { index, label: l.label, f: { flaggedMs: 0, invalid: 0, flat: 0, saturated: 0, noisy: 0 } }
+        if (l.flags.length) entry.f.flaggedMs += q.endMs - q.startMs
+        for (const flag of l.flags) entry.f[flag]++
+        leads.set(key, entry)
+      }
+    },
+    finish(): Record<string, LeadFlaggedTime> {
+      const uses = new Map<string, number>()
+      for (const { label } of leads.values()) uses.set(label, (uses.get(label) ?? 0) + 1)
+      return Object.fromEntries([...leads.values()].map(({ index, label, f }) => [uses.get(label)! > 1 ? `${label}#${index}` : label, f]))
     },
   }
 }

@@ -27,3 +27,12 @@ export function rhythmOf(a: { symbol: string; aux: string }): string | null {
   const name = a.aux.slice(1).trim()
   return name === '' ? null : name
 }
+
+/**
+ * Whether an annotation ends the rhythm episode in progress: "+" with aux ")". MIT-BIH never
+ * writes it (an episode runs to the next change); Icentia11k closes every rhythm interval so,
+ * and the time up to the next "(NAME" belongs to no episode.
+ */
+export function endsRhythm(a: { symbol: string; aux: string }): boolean {
+  return a.symbol === '+' && a.aux.trim() === ')'
+}

@@ -6,7 +6,7 @@
 import { PipelineError } from '../core/errors.ts'
 import { parseEdfNumber, readField, show } from './edf-ascii.ts'
 import {
-  parsePatientFields, parseRecordingFields, parseStartTime, yearOfEdfPlusDate,
+  checkStartTime, parsePatientFields, parseRecordingFields, yearOfEdfPlusDate,
   type EdfPatientFields, type EdfRecordingFields,
 } from './edf-ident.ts'
 import { parseEdfSignals, type EdfSignal } from './edf-signals.ts'
@@ -40,6 +40,8 @@ export interface EdfHeader {
   startTimeRaw: string
   /** ISO local 'YYYY-MM-DDTHH:MM:SS' (no zone), or null when the fields are not a valid date. */
   startTime: string | null
+  /** Why startTime is null (the field, its byte and its text), for readers to warn; null otherwise. */
+  startTimeProblem: string | null
   headerBytes: number
   /** The 44-byte reserved field, trimmed ('EDF+C', 'EDF+D', '24BIT', ...). */
   reserved: string
@@ -165,6 +167,7 @@ export function parseEdfHeader(buf: Uint8Array, file: string, fileSize: number):
   const startDateRaw = readField(buf, 168, 8)
   const startTimeRaw = readField(buf, 176, 8)
   const plusYear = yearOfEdfPlusDate(recordingFields?.startdate ?? null)
+  const start = checkStartTime(startDateRaw, startTimeRaw, plusYear)
   return {
     file,
     format,
@@ -176,7 +179,8 @@ export function parseEdfHeader(buf: Uint8Array, file: string, fileSize: number):
     recordingFields,
     startDateRaw,
     startTimeRaw,
-    startTime: parseStartTime(startDateRaw, startTimeRaw, plusYear),
+    startTime: 'startTime' in start ? start.startTime : null,
+    startTimeProblem: 'problem' in start ? start.problem : null,
     headerBytes,
     reserved,
     recordCountDeclared: count.value,

@@ -76,21 +76,30 @@ function pad2(n: number): string {
  * an EDF+ recording field gives the 4-digit year (also the only source when yy is literally 'yy').
  */
 export function parseStartTime(dateRaw: string, timeRaw: string, plusYear: number | null): string | null {
+  const r = checkStartTime(dateRaw, timeRaw, plusYear)
+  return 'startTime' in r ? r.startTime : null
+}
+
+/** parseStartTime's result, or why the fields give no start time (naming the field, its byte and its text). */
+export function checkStartTime(dateRaw: string, timeRaw: string, plusYear: number | null): { startTime: string } | { problem: string } {
+  const date = `start date (byte 168) ${JSON.stringify(dateRaw)}`
+  const time = `start time (byte 176) ${JSON.stringify(timeRaw)}`
   const d = /^(\d\d)\.(\d\d)\.(\d\d|yy)$/.exec(dateRaw)
+  if (!d) return { problem: `${date}: expected dd.mm.yy` }
   const t = /^(\d\d)\.(\d\d)\.(\d\d)$/.exec(timeRaw)
-  if (!d || !t) return null
+  if (!t) return { problem: `${time}: expected hh.mm.ss` }
   const day = Number(d[1])
   const month = Number(d[2])
   let year = plusYear
   if (year === null) {
-    if (d[3] === 'yy') return null
+    if (d[3] === 'yy') return { problem: `${date}: the year "yy" stands for one given in the EDF+ recording field's Startdate, which gives none` }
     const yy = Number(d[3])
     year = yy >= 85 ? 1900 + yy : 2000 + yy
   }
   const [hh, mm, ss] = [Number(t[1]), Number(t[2]), Number(t[3])]
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null
-  if (hh > 23 || mm > 59 || ss > 59) return null
-  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hh)}:${pad2(mm)}:${pad2(ss)}`
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { problem: `${date}: expected dd.mm.yy with a day and month of a calendar date, found day ${day} of month ${month} in ${year}` }
+  if (hh > 23 || mm > 59 || ss > 59) return { problem: `${time}: expected hh.mm.ss within 00.00.00..23.59.59` }
+  return { startTime: `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(hh)}:${pad2(mm)}:${pad2(ss)}` }
 }
 
 function daysInMonth(year: number, month: number): number {

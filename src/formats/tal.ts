@@ -83,7 +83,7 @@ function ascii(bytes: Uint8Array, start: number, end: number): string {
 function talError(bytes: Uint8Array, file: string, recordIndex: number, p: number, expected: string): never {
   throw new PipelineError(
     'E_EDF_ANNOTATION',
-    `${file}: data record ${recordIndex}, byte ${p} of the annotation signal: expected ${expected}, found ${describe(bytes, p)}; the annotation list (TAL) is malformed, repair the file or read it without annotations`,
+    `${file}: data record ${recordIndex}, byte ${p} of the annotation signal: expected ${expected}, found ${describe(bytes, p)}; the annotation list (TAL) is malformed, or the header's samples per record do not match the data records (then every signal is misplaced too); repair the file or export it again`,
     { file, field: 'EDF Annotations', offset: p, dataRecord: recordIndex },
   )
 }

@@ -13,6 +13,9 @@ const TO_MV: ReadonlyMap<string, number> = new Map([
   ['nV', 1e-6],
 ])
 
+/** The voltage units known, for messages (TO_MV's spellings without the lower-case and Greek-mu variants). */
+export const VOLTAGE_UNITS: readonly string[] = ['uV', 'mV', 'V', 'nV', '\u00b5V']
+
 /** Factor that turns a value in `dimension` into mV, or null when the unit is not a known voltage. */
 export function toMvFactor(dimension: string): number | null {
   return TO_MV.get(dimension.trim()) ?? null

@@ -1,9 +1,11 @@
 // Which signals of a WFDB record are the ECG leads: the selector's (labels = signal
-// descriptions, case-insensitive, or 0-based indices), else those whose description names an
-// ECG lead; a record whose signals have no descriptions at all is taken whole.
+// descriptions, case-insensitive, a description two signals share refused (lead-match.ts), or
+// 0-based indices), else those whose description names an ECG lead; a record whose signals have
+// no descriptions at all is taken whole.
 import { PipelineError } from '../core/errors.ts'
 import type { WfdbHeader } from './wfdb-header.ts'
 import { looksLikeEcgLabel } from './ecg-label.ts'
+import { matchLead } from './lead-match.ts'
 
 /** Indices of the signals to read. */
 export function selectWfdbSignals(header: WfdbHeader, selector?: (string | number)[]): number[] {
@@ -13,7 +15,7 @@ export function selectWfdbSignals(header: WfdbHeader, selector?: (string | numbe
   if (selector && selector.length > 0) {
     const out: number[] = []
     for (const entry of selector) {
-      const s = typeof entry === 'number' ? header.signals[entry] : header.signals.find((x) => x.label.trim().toLowerCase() === entry.trim().toLowerCase())
+      const s = matchLead(header.signals, entry, header.file)
       if (!s) throw fail(`expected a signal with ${typeof entry === 'number' ? 'index' : 'description'} ${JSON.stringify(entry)} (from leads), found none`)
       if (!out.includes(s.index)) out.push(s.index)
     }

@@ -2,6 +2,10 @@
 // (never the whole file) with the reference annotations of those records before their block,
 // and for EDF+D an explicit `gap` item wherever a record's onset jumps. Sample numbering of the
 // blocks is continuous (gaps are not filled); annotation times stay absolute.
+// The TALs are parsed even with `annotations: false`, as `pipeline info` parses them: the
+// time-keeping TAL at its place in every record is what shows that the header's signal layout
+// (samples per record) matches the data, and a file one command rejects must not be read as
+// misaligned samples by another.
 import { open } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 import type { AnnotationItem, Item } from '../core/items.ts'
@@ -27,8 +31,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
   const leads = selectEcgSignals(header, file, spec.leads)
   const fs = header.signals[leads[0]].sampleRate
   const labels = leads.map((i) => header.signals[i].label)
-  // EDF+D needs the TALs even without annotations: they hold the record onsets that place gaps.
-  const tals = opts.annotations || header.format.endsWith('+D') ? header.signals.filter((s) => s.isAnnotation).map((s) => s.index) : []
+  const tals = header.signals.filter((s) => s.isAnnotation).map((s) => s.index)
   const nRecords = Math.min(header.recordCount, header.recordsOnDisk)
   const truncation = describeTruncation(header)
   if (truncation && opts.onTruncated === 'fail') throw new PipelineError('E_TRUNCATED', `${truncation} (read: onTruncated is 'fail'; use 'warn' to read the complete records)`, { file, offset: header.headerBytes + nRecords * header.recordBytes })
@@ -36,6 +39,7 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
     const s = header.signals[i]
     if (s.toMv === null) ctx.warn('W_UNIT', `signal "${s.label}": unit "${s.physicalDimension}" is not a voltage unit known to the reader; its values are kept unconverted`)
   }
+  if (header.startTimeProblem) ctx.warn('W_EDF_START_DATE', `${file}: ${header.startTimeProblem}; the recording's start time is unknown (startTime null: times stay relative to its start); fix the header to keep clock times`)
   const spr = header.signals[leads[0]].samplesPerRecord
   yield {
     kind: 'recording', recordId: spec.id, format: header.format, file: spec.source ?? file, startTime: header.startTime, fs,

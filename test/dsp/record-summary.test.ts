@@ -3,10 +3,11 @@ import { createRecordSummary } from '../../src/dsp/record-summary.ts'
 import { createGeminyTracker, createRunTracker } from '../../src/dsp/ectopy.ts'
 import annotate from '../../src/stages/annotate.ts'
 import summarize from '../../src/stages/summarize.ts'
+import detect from '../../src/stages/detect.ts'
 import type { BeatItem, Item } from '../../src/core/items.ts'
 import { runStage } from '../helpers/stage-context.ts'
 import { readRecord, recordSpec } from '../helpers/read-record.ts'
-import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { describeShared, ROOT, sharedPath } from '../helpers/shared.ts'
 
 /** Beats from a label string, one every `rrMs` (a different RR per beat when `rrs` is given). */
 function beatsOf(labels: string, rrMs = 1000, rrs?: number[]): [string, number][] {
@@ -109,5 +110,33 @@ describeShared('summarize stage on record 208 (reference beats)', () => {
     expect(summary.hr.nnIntervals).toBe(n)
     expect(summary.hr.meanHrBpm).toBeCloseTo(60_000 / (sum / n), 1)
     expect(summary.rhythms.map((r: { rhythm: string }) => r.rhythm).sort()).toEqual(['N', 'T'])
+  })
+})
+
+describe('summarize stage, source auto, on the bundled record 208 with reference and detector beats', () => {
+  it('reports the reference beats, which the record has; source: detector reports the detector\'s', async () => {
+    const read = (await readRecord(recordSpec(`${ROOT}/samples/mitdb/208`))).items
+    const both = (await runStage(detect, (await runStage(annotate, read)).items)).items
+    const count = (source: string) => both.filter((i) => i.kind === 'beat' && (i as BeatItem).source === source).length
+    expect(count('reference')).toBe(2955)
+    expect(count('detector')).toBeGreaterThan(2800)
+    const summaryOf = async (options: Record<string, unknown>) => (await runStage(summarize, both, { options })).items.at(-1) as Item & Record<string, any>
+    const auto = await summaryOf({})
+    expect(auto).toMatchObject({ source: 'reference', totalBeats: 2955, beatsByClass: { N: 1586, V: 992, F: 373, S: 2, Q: 2 } })
+    const detector = await summaryOf({ source: 'detector' })
+    expect(detector).toMatchObject({ source: 'detector', totalBeats: count('detector') })
+    // Rhythm episodes come from the reference either way.
+    expect(detector.rhythms).toEqual(auto.rhythms)
+  }, 60_000)
+})
+
+describeShared('summarize stage on Icentia11k s00 (rhythm intervals with end markers)', () => {
+  it('counts the labelled time of each episode up to its end marker, not up to the next start', async () => {
+    const read = (await readRecord(recordSpec(sharedPath('data/icentia11k/p00000_s00')))).items
+    const summary = (await runStage(summarize, (await runStage(annotate, read)).items)).items.at(-1) as Item & Record<string, any>
+    expect(summary).toMatchObject({ source: 'reference', durationSec: 4194.308, totalBeats: 6885 })
+    expect(summary.rhythms).toHaveLength(1)
+    expect(summary.rhythms[0]).toMatchObject({ rhythm: 'N', episodes: 19, totalMs: 4_047_396 })
+    expect(summary.rhythms[0].firstStartsMs.slice(0, 3)).toEqual([112, 113_032, 133_384])
   })
 })

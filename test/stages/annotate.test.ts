@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import annotate from '../../src/stages/annotate.ts'
-import { rhythmOf } from '../../src/formats/annotation-text.ts'
+import { endsRhythm, rhythmOf } from '../../src/formats/annotation-text.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 import type { AnnotationItem, BeatItem, GapItem, Item, RecordingItem, RhythmItem, SampleBlock } from '../../src/core/items.ts'
 import { runStage, type StageRun } from '../helpers/stage-context.ts'
@@ -34,16 +34,28 @@ describe('annotate stage', () => {
     ])
   })
 
+  it('ends an episode at its end marker ("+" with aux ")"); the time up to the next change belongs to no episode', async () => {
+    const input: Item[] = [block(0, 500), note(5, '+', '(N'), note(300, '+', ')'), note(310, '+', ')'), note(400, '+', '(AFIB'), block(500, 500), note(600, '+', ')'), note(700, '+', '(N')]
+    const { items } = await runStage(annotate, input)
+    expect(rhythms(items).map((r) => [r.rhythm, r.startSample, r.endSample, r.startMs, r.endMs])).toEqual([
+      ['N', 5, 300, 50, 3000], ['AFIB', 400, 600, 4000, 6000], ['N', 700, 1000, 7000, 10000],
+    ])
+    // Each episode comes out just after the annotation that ends it.
+    expect(items.indexOf(rhythms(items)[0])).toBe(items.indexOf(input[2]) + 1)
+  })
+
   it('can leave beats or rhythms out', async () => {
     const input: Item[] = [block(0, 100), note(5, '+', '(N'), note(10, 'N')]
     expect(beats((await runStage(annotate, input, { options: { beats: false } })).items)).toEqual([])
     expect(rhythms((await runStage(annotate, input, { options: { rhythms: false } })).items)).toEqual([])
   })
 
-  it('reads the rhythm name of an MIT rhythm change only', () => {
+  it('reads the rhythm name of an MIT rhythm change only, and the end marker', () => {
     expect(rhythmOf({ symbol: '+', aux: '(AFIB' })).toBe('AFIB')
     expect(rhythmOf({ symbol: '+', aux: '' })).toBeNull()
     expect(rhythmOf({ symbol: 'N', aux: '(N' })).toBeNull()
+    expect(rhythmOf({ symbol: '+', aux: ')' })).toBeNull()
+    expect([endsRhythm({ symbol: '+', aux: ')' }), endsRhythm({ symbol: '+', aux: '(N' }), endsRhythm({ symbol: 'N', aux: ')' })]).toEqual([true, false, false])
   })
 })
 
@@ -59,6 +71,20 @@ describeShared('annotate stage on real records', () => {
     expect(new Set(eps.map((e) => e.rhythm))).toEqual(new Set(['N', 'T']))
     for (let i = 1; i < eps.length; i++) expect(eps[i].startSample).toBe(eps[i - 1].endSample)
     expect(eps.at(-1)!.endSample).toBe(650000)
+  })
+
+  it('Icentia11k s00: each rhythm interval ends at its ")" annotation, as the .atr labels it', async () => {
+    const { items: read } = await readRecord(recordSpec(sharedPath('data/icentia11k/p00000_s00')))
+    // The intervals as the annotations state them: each "(N" to the ")" after it.
+    const marks = annotationsOf(read).filter((a) => a.symbol === '+')
+    const stated: [number, number][] = []
+    for (const [k, a] of marks.entries()) if (a.aux.startsWith('(')) stated.push([a.sample, marks[k + 1].sample])
+    expect(marks.map((a) => a.aux).join('')).toBe('(N)'.repeat(19))
+    const eps = rhythms((await runStage(annotate, read)).items)
+    expect(eps.map((e) => [e.startSample, e.endSample])).toEqual(stated)
+    expect(eps.every((e) => e.rhythm === 'N')).toBe(true)
+    expect(eps.reduce((ms, e) => ms + e.endMs - e.startMs, 0)).toBe(4_047_396) // of the 4,194,308 ms of signal
+    expect(eps.at(-1)!.endSample).toBe(1_048_448)
   })
 
   it('the EDF+ copy of record 100 gives the same beats from its TALs as the WFDB record over its 1800 s', async () => {
@@ -126,6 +152,12 @@ describe('annotate stage with a sidecar file', () => {
       ['N', 5, 200, 50, 2000], ['AFIB', 200, 700, 2000, 7000], ['N', 700, 1000, 7000, 10000],
     ])
     expect(items.map(where)).toEqual(['recording@', 'annotation(sidecar)@5', 'annotation(sidecar)@200', 'rhythm@5', 'beat@210', 'block@0', 'annotation(sidecar)@700', 'rhythm@200', 'block@500', 'rhythm@700'])
+  })
+
+  it('ends sidecar rhythm episodes at their end marker rows', async () => {
+    const rec = folder({ 'rec.annotations.csv': 'sample,symbol,aux\n5,+,(AFIB\n200,+,)\n300,N,\n700,+,(N\n800,+,)\n' })
+    const { items } = await runStage(annotate, [recording(rec), block(0, 500), block(500, 500)])
+    expect(rhythms(items).map((r) => [r.rhythm, r.startSample, r.endSample, r.startMs, r.endMs])).toEqual([['AFIB', 5, 200, 50, 2000], ['N', 700, 800, 7000, 8000]])
   })
 
   it('places time-only rows at the recording rate, discounting EDF+D gaps, and times sample-only rows', async () => {

@@ -20,7 +20,8 @@ describe('quality stage', () => {
     const q = qualities(items)
     expect(q.map((w) => [w.index, w.startSample, w.endSample, w.startMs, w.endMs])).toEqual([[0, 0, 1000, 0, 10000], [1, 1000, 2000, 10000, 20000], [2, 2000, 2500, 20000, 25000]])
     expect(q.map((w) => w.leads.map((l) => l.flags))).toEqual([[[], ['flat']], [[], ['flat']], [[], ['flat']]])
-    expect(q[0].leads[1]).toMatchObject({ label: 'L1', flatPct: 100, invalidPct: 0 })
+    expect(q[0].leads[1]).toMatchObject({ label: 'L1', index: 1, flatPct: 100, invalidPct: 0 })
+    expect(q.every((w) => w.leads.every((l, k) => l.index === k))).toBe(true)
     // Window 0 ends inside the first block, window 1 inside the second; the tail comes last.
     expect(items.map((i) => (i.kind === 'quality' ? `q${(i as QualityItem).index}` : `b${(i as SampleBlock).startSample}`))).toEqual(['q0', 'b0', 'q1', 'b1200', 'q2'])
   })

@@ -44,6 +44,19 @@ describe('segment stage', () => {
     expect(w.map((x) => [x.startSample, x.startMs])).toEqual([[0, 0], [1500, 20000], [2500, 30000]])
   })
 
+  it('refuses a window or step under one sample period at the record\'s rate, naming the option, the rate and the smallest value', async () => {
+    const at360 = (n: number): SampleBlock => ({ ...block(0, n), fs: 360 })
+    for (const [options, field, found] of [[{ window: 0.001 }, 'window', 0.001], [{ window: 10, step: 0.001 }, 'step', 0.001], [{ window: 0.002 }, 'window', 0.002]] as const) {
+      const error = await runStage(segment, [at360(3600)], { options }).then(() => null, (e: unknown) => e)
+      expect(error).toBeInstanceOf(PipelineError)
+      expect(error).toMatchObject({ code: 'E_CONFIG_VALUE', context: { field, fs: 360, min: 0.002778 } })
+      expect((error as Error).message).toBe(`segment option ${field}: expected at least one sample period at the record's 360 Hz (${field} >= 0.002778 s), found ${found} s (${Math.round(found * 360 * 1000) / 1000} samples); set ${field} to 0.002778 s or more`)
+    }
+    // One sample period is enough: one-sample windows, one sample apart.
+    const w = windows((await runStage(segment, [at360(5)], { options: { window: 1 / 360, step: 0.002778 } })).items)
+    expect(w.map((x) => [x.startSample, x.lengthSamples, x.stepSamples])).toEqual([[0, 1, 1], [1, 1, 1], [2, 1, 1], [3, 1, 1], [4, 1, 1]])
+  })
+
   it('rejects unknown and invalid options with the YAML path', async () => {
     expect(() => segment.parseOptions!({ windw: 10 }, { file: 'd.yaml', yamlPath: 'stages[1].options' })).toThrow(/unknown option "windw".*window, step, partial/)
     try {
