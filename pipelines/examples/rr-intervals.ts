@@ -18,7 +18,7 @@ export default defineStage<RrOptions>({
   parseOptions(raw, where) {
     const opts = { maxRrMs: 3000, ...(raw as Partial<RrOptions>) }
     if (typeof opts.maxRrMs !== 'number' || !(opts.maxRrMs > 0)) {
-      throw new PipelineError('E_CONFIG_VALUE', `maxRrMs must be a positive number of milliseconds, found ${JSON.stringify(opts.maxRrMs)}`, { file: where.file, yamlPath: `${where.yamlPath}.maxRrMs` })
+      throw new PipelineError('E_CONFIG_VALUE', `maxRrMs must be a positive number of milliseconds, found ${JSON.stringify(opts.maxRrMs)}`, { file: where.file, yamlPath: `${where.yamlPath}.maxRrMs`, line: where.lineOf?.(['maxRrMs']) ?? where.line })
     }
     return opts
   },

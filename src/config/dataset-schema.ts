@@ -28,7 +28,7 @@ export const recordSchema = z.strictObject({
   patient: patientSchema.optional(),
 })
 
-const stageEntry = z.union([
+export const stageEntry = z.union([
   z.string().min(1),
   z.strictObject({
     use: z.string().min(1),
@@ -61,6 +61,8 @@ export interface StageEntry {
   yamlPath: string
   /** Line of the entry in the dataset file, for messages. */
   line?: number
+  /** Line of each key and item inside `options`, by its path there (`events.labels[0]`), for the stage's own option messages. */
+  optionLines?: Record<string, number>
 }
 
 /** The validated dataset: everything the runner needs, paths absolute. */
@@ -72,4 +74,8 @@ export interface Dataset {
   records: RecordSpec[]
   stages: StageEntry[]
   output: { exclude: string[]; decimals: number }
+  /** An earlier run this one reads instead of recordings (its directory absolute); records then come from it. */
+  input?: { run: string; kinds: string[] }
+  /** The content cache's folder (absolute); default <runDir>/cache. */
+  cache?: string
 }

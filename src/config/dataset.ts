@@ -1,14 +1,27 @@
-// Loads and validates a dataset file once, at the edge (design.md "Configuration"). Every error
-// names the file, the YAML path and its line, what was expected and what was found.
+// Loads and validates a dataset file once, at the edge (design.md "Configuration"). Every
+// problem names the file, the YAML path and its line, what was expected and what was found; all
+// the problems of a file (schema, records, stages and their options) are reported together, in
+// one error listing them, so a file is fixed in one go rather than one run per mistake.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { LineCounter, parseDocument, isMap, isPair, isScalar, type Node } from 'yaml'
-import { z } from 'zod'
+import { LineCounter, parseDocument, type Node } from 'yaml'
 import { PipelineError } from '../core/errors.ts'
-import { datasetSchema, type Dataset, type RawDataset, type RecordSpec } from './dataset-schema.ts'
+import type { Stage } from '../core/stage.ts'
+import { problemsError } from '../core/stage-options.ts'
+import { issueProblems } from './dataset-issues.ts'
+import { normalizeRecords, recordsToCheck } from './dataset-records.ts'
+import { datasetSchema, stageEntry, type Dataset, type StageEntry } from './dataset-schema.ts'
+import { checkStages } from './plugins.ts'
+import { formatPath, lineOf, linesUnder, type Segments } from './yaml-lines.ts'
 
-/** Reads, parses and validates a dataset file; paths in it are resolved against its folder. */
-export async function loadDataset(file: string): Promise<Dataset> {
+export { allowedKeys } from './dataset-issues.ts'
+export { guessFormat, recordingName } from './dataset-records.ts'
+
+/**
+ * Reads and validates a dataset file, its stages included (names, modules, options), and
+ * resolves its paths against its folder. `builtins` defaults to the built-in stages.
+ */
+export async function loadDataset(file: string, builtins?: Record<string, Stage<any>>): Promise<Dataset> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -16,137 +29,78 @@ export async function loadDataset(file: string): Promise<Dataset> {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT'
     throw new PipelineError(missing ? 'E_FILE_MISSING' : 'E_IO', missing ? 'dataset file not found' : `cannot read dataset file: ${(cause as Error).message}`, { file }, { cause })
   }
-  return parseDataset(text, file)
+  const found = inspectDataset(text, file)
+  // Imported here rather than passed in by the run command, which loads the dataset before it
+  // resolves the stages: a file's stage problems must be listed with its other problems.
+  const stages = builtins ?? (await import('../stages/index.ts')).BUILTIN_STAGES
+  const { problems } = await checkStages(found.entries, file, stages)
+  const all = [...found.problems, ...problems]
+  if (all.length) throw problemsError(file, all)
+  return found.dataset!
 }
 
-/** Validates dataset text (exported for tests and for tools that build datasets in memory). */
+/** Validates dataset text without its stages (exported for tests and for tools that build datasets in memory). */
 export function parseDataset(text: string, file: string): Dataset {
+  const found = inspectDataset(text, file)
+  if (found.problems.length) throw problemsError(file, found.problems)
+  return found.dataset!
+}
+
+interface Inspected {
+  /** Set when there are no problems. */
+  dataset?: Dataset
+  /** The stage entries that are well formed, for the stage checks, even when other parts are not. */
+  entries: StageEntry[]
+  problems: PipelineError[]
+}
+
+// Checks as much as it can: the whole schema, then each record and stage entry on its own, so
+// the checks across records and the stages' own checks still run when another part is wrong.
+function inspectDataset(text: string, file: string): Inspected {
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
+    // The first syntax error only: the parser's next ones mostly follow from it, and nothing
+    // after it can be checked against the schema.
     const e = doc.errors[0]
     const pos = lines.linePos(e.pos[0])
-    throw new PipelineError('E_CONFIG_YAML', `invalid YAML at line ${pos.line}, column ${pos.col}: ${e.message.split('\n')[0]}`, { file, line: pos.line })
+    return { entries: [], problems: [new PipelineError('E_CONFIG_YAML', `invalid YAML at line ${pos.line}, column ${pos.col}: ${e.message.split('\n')[0]}`, { file, line: pos.line })] }
   }
+  const root = doc.contents as Node | null
+  const lineAt = (segs: Segments) => lineOf(root, segs, lines)
   const raw = doc.toJS() as unknown
   const parsed = datasetSchema.safeParse(raw, { reportInput: true })
-  if (!parsed.success) throw issueToError(parsed.error.issues[0], doc.contents as Node | null, lines, file)
-  return normalize(parsed.data, file, (segs) => lineOf(doc.contents as Node | null, segs, lines))
-}
-
-function normalize(raw: RawDataset, file: string, lineAt: (segs: (string | number)[]) => number | undefined): Dataset {
+  const problems = parsed.success ? [] : parsed.error.issues.flatMap((issue) => issueProblems(issue, file, lineAt))
+  const top = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const dir = path.dirname(path.resolve(file))
-  const name = raw.name ?? path.basename(file).replace(/\.ya?ml$/i, '')
-  const seen = new Map<string, number>()
-  const records = raw.records.map((r, i): RecordSpec => {
-    const all = (Array.isArray(r.path) ? r.path : [r.path]).map((p) => path.resolve(dir, p))
-    const abs = all[0]
-    const id = r.id ?? recordingName(abs)
-    const format = r.format ?? guessFormat(abs)
-    const odd = all.findIndex((p) => (r.format ?? guessFormat(p)) !== format)
-    if (odd > 0) {
-      throw new PipelineError('E_CONFIG_VALUE', `the parts of one record must share a format: part ${odd} (${path.basename(all[odd])}) is not ${format} like part 0; list only EDF files or only WFDB records, or make them separate records`, { file, yamlPath: `records[${i}].path[${odd}]`, line: lineAt(['records', i, 'path', odd]) })
-    }
-    if (seen.has(id)) {
-      throw new PipelineError('E_CONFIG_VALUE', `duplicate record id "${id}" (also records[${seen.get(id)}]); give one of them an explicit "id"`, { file, yamlPath: `records[${i}]` })
-    }
-    seen.set(id, i)
-    const source = Array.isArray(r.path) ? r.path[0] : r.path
-    return { id, path: abs, ...(all.length > 1 ? { parts: all } : {}), source, format, leads: r.leads, annotator: r.annotator ?? 'atr', annotatorExplicit: r.annotator !== undefined, patient: r.patient }
-  })
-  const stages = raw.stages.map((s, i) => {
+  const records = normalizeRecords(recordsToCheck(top.records), dir, file, lineAt)
+  problems.push(...records.problems)
+  const entries = wellFormed(top.stages, stageEntry).map(({ value: s, index: i }): StageEntry => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }
-    return { ...entry, yamlPath: `stages[${i}]`, line: lineAt(['stages', i]) }
+    const optionLines = typeof s === 'string' ? undefined : linesUnder(root, ['stages', i, 'options'], lines)
+    return { ...entry, yamlPath: formatPath(['stages', i]), line: lineAt(['stages', i]), ...(optionLines ? { optionLines } : {}) }
   })
-  return {
+  if (!parsed.success || problems.length) return { entries, problems }
+  const r = parsed.data
+  const name = r.name ?? path.basename(file).replace(/\.ya?ml$/i, '')
+  const dataset: Dataset = {
     file: path.resolve(file),
     name,
     // Default output: runs/<name> under the current directory (where the user runs the command).
-    out: raw.out ? path.resolve(dir, raw.out) : path.resolve('runs', name),
-    concurrency: { records: raw.concurrency?.records ?? 2 },
-    records,
-    stages,
-    output: { exclude: raw.output?.exclude ?? ['block'], decimals: raw.output?.decimals ?? 4 },
+    out: r.out ? path.resolve(dir, r.out) : path.resolve('runs', name),
+    concurrency: { records: r.concurrency?.records ?? 2 },
+    records: records.records,
+    stages: entries,
+    output: { exclude: r.output?.exclude ?? ['block'], decimals: r.output?.decimals ?? 4 },
   }
+  return { dataset, entries, problems }
 }
 
-/** A recording's name from its file: the base name without .hea, .edf, .bdf or .rec (a record's default id). */
-export function recordingName(p: string): string {
-  return path.basename(p).replace(/\.(hea|edf|bdf|rec)$/i, '')
-}
-
-/** EDF-family extensions read as EDF; anything else (.hea, no extension) names a WFDB record. */
-export function guessFormat(p: string): 'edf' | 'wfdb' {
-  return /\.(edf|bdf|rec)$/i.test(p) ? 'edf' : 'wfdb'
-}
-
-function issueToError(issue: z.core.$ZodIssue, root: Node | null, lines: LineCounter, file: string): PipelineError {
-  const segs = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))
-  const line = lineOf(root, segs, lines)
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]
-    const where = formatPath([...segs, key])
-    const allowed = allowedKeys(segs)
-    return new PipelineError('E_CONFIG_KEY', `unknown key "${key}"; allowed keys here: ${allowed.join(', ')}`, { file, yamlPath: where, line: lineOf(root, [...segs, key], lines) ?? line })
-  }
-  const where = formatPath(segs) || '(top level)'
-  return new PipelineError('E_CONFIG_VALUE', describeIssue(issue), { file, yamlPath: where, line })
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') {
-    const found = (issue as { input?: unknown }).input
-    return found === undefined ? `required ${issue.expected} is missing` : `expected ${issue.expected}, found ${JSON.stringify(found)}`
-  }
-  if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
-  if (issue.code === 'invalid_union') {
-    const found = JSON.stringify((issue as { input?: unknown }).input)
-    if (issue.path[0] === 'stages') return `expected a stage name or path, or {use: name-or-path, options: {...}}, found ${found}`
-    if (issue.path[0] === 'records' && issue.path.at(-1) === 'path') return `expected a recording path, or a list of the paths of its consecutive parts, found ${found}`
-    const expected = [...new Set(issue.errors.map((branch) => (branch[0] as { expected?: string } | undefined)?.expected).filter(Boolean))]
-    return `expected ${expected.length ? expected.join(' or ') : 'another value'}, found ${found}`
-  }
-  return issue.message
-}
-
-function formatPath(segs: (string | number)[]): string {
-  return segs.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '')
-}
-
-/** The keys the schema allows at a path (walks the zod schema: objects, arrays, optionals, unions). */
-export function allowedKeys(segs: (string | number)[]): string[] {
-  let schema: unknown = datasetSchema
-  for (const seg of segs) schema = child(unwrap(schema), seg)
-  const obj = unwrap(schema)
-  return obj instanceof z.ZodObject ? Object.keys(obj.shape) : []
-}
-
-function unwrap(s: unknown): unknown {
-  let cur = s
-  while (cur instanceof z.ZodOptional || cur instanceof z.ZodDefault) cur = cur.unwrap()
-  if (cur instanceof z.ZodUnion) return cur.options.find((o: unknown) => unwrap(o) instanceof z.ZodObject) ?? cur
-  return cur
-}
-
-function child(s: unknown, seg: string | number): unknown {
-  if (s instanceof z.ZodArray && typeof seg === 'number') return s.element
-  if (s instanceof z.ZodObject && typeof seg === 'string') return s.shape[seg]
-  return undefined
-}
-
-function lineOf(root: Node | null, segs: (string | number)[], lines: LineCounter): number | undefined {
-  let node: unknown = root
-  let keyNode: unknown
-  for (const seg of segs) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === seg)
-      keyNode = pair?.key
-      node = pair?.value
-    } else if (node && typeof node === 'object' && 'items' in node && typeof seg === 'number') {
-      node = (node as { items: unknown[] }).items[seg]
-      keyNode = node
-    } else break
-  }
-  const target = (keyNode ?? node) as { range?: [number, number] } | undefined
-  return target?.range ? lines.linePos(target.range[0]).line : undefined
+// The items of a list that pass their own schema, with their positions (none when it is not a list).
+function wellFormed<T>(list: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): { value: T; index: number }[] {
+  if (!Array.isArray(list)) return []
+  return list.flatMap((item, index) => {
+    const r = schema.safeParse(item)
+    return r.success ? [{ value: r.data, index }] : []
+  })
 }

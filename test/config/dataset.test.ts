@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { allowedKeys, loadDataset, parseDataset } from '../../src/config/dataset.ts'
 import { PipelineError } from '../../src/core/errors.ts'
 import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
 
 function fails(text: string): PipelineError {
   try {
@@ -77,6 +79,86 @@ describe('dataset files', () => {
     }
     expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', context: { yamlPath: 'records[0].path[1]', line: 4 } })
     expect((err as Error).message).toContain('part 1 (b) is not edf like part 0')
+  })
+
+  it('refuses a recording listed twice, whatever the ids, naming both places', () => {
+    const e = fails('records:\n  - path: rec/100\n  - id: again\n    path: rec/100.hea\nstages: [read]\n')
+    expect(e.code).toBe('E_CONFIG_VALUE')
+    expect(e.context).toMatchObject({ yamlPath: 'records[1].path', line: 4 })
+    expect(e.toLine()).toBe('E_CONFIG_VALUE: /data/set.yaml:4: records[1].path: recording /data/rec/100 is also listed at records[0].path (line 2): reading it twice would write its outputs twice, under two record ids; list each recording once')
+  })
+
+  it('refuses a part listed twice in one record, or a part that is another record', () => {
+    const e = fails('records:\n  - id: p0\n    path:\n      - s00\n      - s01\n      - ./s00\n  - path: s01\nstages: [read]\n')
+    expect(e.message).toBe([
+      '2 problems:',
+      '  line 6 records[0].path[2]: recording /data/s00 is also listed at records[0].path[0] (line 4): reading it twice would write its outputs twice, under two record ids; list each recording once',
+      '  line 7 records[1].path: recording /data/s01 is also listed at records[0].path[1] (line 5): reading it twice would write its outputs twice, under two record ids; list each recording once',
+    ].join('\n'))
+  })
+
+  it('reports every problem of the file at once, in file order, each at its own line', () => {
+    const e = fails('name: my set\nrecords:\n  - path: a\n    lead: [MLII]\n    leeds: 1\n  - path: b\n    format: mp3\n  - path: a\nstages: [read]\noutput: { decimals: 12 }\n')
+    expect(e.code).toBe('E_CONFIG_VALUE')
+    expect(e.toLine()).toBe([
+      'E_CONFIG_VALUE: /data/set.yaml: 6 problems:',
+      '  line 1 name: letters, digits, ".", "_" and "-" only',
+      '  line 4 records[0].lead: unknown key "lead"; allowed keys here: id, path, format, leads, annotator, patient',
+      '  line 5 records[0].leeds: unknown key "leeds"; allowed keys here: id, path, format, leads, annotator, patient',
+      '  line 7 records[1].format: expected one of "edf", "wfdb"',
+      '  line 8 records[2].path: recording /data/a is also listed at records[0].path (line 3): reading it twice would write its outputs twice, under two record ids; list each recording once',
+      '  line 10 output.decimals: Too big: expected number to be <=9',
+    ].join('\n'))
+    expect((e.context.problems as { code: string }[]).map((p) => p.code)).toEqual(['E_CONFIG_VALUE', 'E_CONFIG_KEY', 'E_CONFIG_KEY', 'E_CONFIG_VALUE', 'E_CONFIG_VALUE', 'E_CONFIG_VALUE'])
+  })
+
+  it('takes the first problem in the file for the code', () => {
+    const e = fails('records:\n  - path: a\n    lead: 1\nconcurrency: {records: 0}\nstages: [read]\n')
+    expect(e.code).toBe('E_CONFIG_KEY')
+    expect(e.message).toMatch(/^2 problems:\n  line 3 records\[0\]\.lead: unknown key "lead".*\n  line 4 concurrency\.records: Too small/)
+  })
+
+  it('lists the stages\' problems with the rest of the file\'s when loading it: names, modules and each option at its line', async () => {
+    const dir = tmpDir()
+    // A plugin whose own check names no line: the loader finds it from the YAML path.
+    writeFileSync(path.join(dir, 'even.mjs'), `import { PipelineError } from ${JSON.stringify(path.join(ROOT, 'src/core/errors.ts'))}
+export default { name: 'even', version: 1, async *transform(s) { yield* s },
+  parseOptions(raw, where) { if (raw.n % 2) throw new PipelineError('E_CONFIG_VALUE', 'n must be even', { file: where.file, yamlPath: where.yamlPath + '.n' }); return raw } }
+`)
+    const file = path.join(dir, 'set.yaml')
+    writeFileSync(file, [
+      'records:',
+      '  - path: [a, 7, {x: 1}]',
+      'stages:',
+      '  - read',
+      '  - segmnt',
+      '  - use: segment',
+      '    options:',
+      '      window: -1',
+      '      step: 0',
+      '      stp: 3',
+      '  - ./none.ts',
+      `  - use: ${path.join(ROOT, 'pipelines/examples/rr-intervals.ts')}`,
+      '    options: { maxRrMs: 0 }',
+      '  - use: ./even.mjs',
+      '    options:',
+      '      n: 3',
+      '',
+    ].join('\n'))
+    const err = await loadDataset(file).then(() => null, (e: unknown) => e as PipelineError)
+    expect(err).toBeInstanceOf(PipelineError)
+    expect(err!.code).toBe('E_CONFIG_VALUE')
+    expect(err!.toLine().split('\n')).toEqual([
+      `E_CONFIG_VALUE: ${file}: 8 problems:`,
+      '  line 2 records[0].path: expected a recording path, or a list of the paths of its consecutive parts, found ["a",7,{"x":1}]',
+      expect.stringMatching(/^  line 5 stages\[1\]: unknown stage "segmnt"; built-in stages: annotate, .*; a module of your own is named by a path starting with \.\/ or \/$/),
+      '  line 8 stages[2].options.window: Too small: expected number to be >0, found -1',
+      '  line 9 stages[2].options.step: Too small: expected number to be >0, found 0',
+      '  line 10 stages[2].options.stp: unknown option "stp"; allowed options: window, step, partial',
+      `  line 11 stages[3]: ${path.join(dir, 'none.ts')}: stage module not found (paths are relative to the dataset file)`,
+      '  line 13 stages[4].options.maxRrMs: maxRrMs must be a positive number of milliseconds, found 0',
+      '  line 16 stages[5].options.n: n must be even',
+    ])
   })
 
   it('lists allowed keys at any path of the schema', () => {

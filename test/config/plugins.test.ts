@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isStagePath, loadPluginStage, resolveStages } from '../../src/config/plugins.ts'
+import { PipelineError } from '../../src/core/errors.ts'
 import { BUILTIN_STAGES } from '../../src/stages/index.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
@@ -37,7 +38,7 @@ describe('stage plugins', () => {
 
   it('lists the built-ins for an unknown stage name', async () => {
     await expect(resolveStages([{ use: 'segmnt', options: {}, yamlPath: 'stages[1]' }], dataset, BUILTIN_STAGES)).rejects.toMatchObject({
-      code: 'E_STAGE_UNKNOWN', message: expect.stringContaining('built-in stages: annotate, clean, detect, quality, read, render-strip, render-text, render-video, segment, summarize'), context: { yamlPath: 'stages[1]' },
+      code: 'E_STAGE_UNKNOWN', message: expect.stringContaining('built-in stages: annotate, clean, detect, excerpt, quality, read, read-run, render-strip, render-text, render-video, segment, summarize'), context: { yamlPath: 'stages[1]' },
     })
   })
 
@@ -55,6 +56,31 @@ describe('stage plugins', () => {
 
   it('reports a missing plugin file', async () => {
     await expect(loadPluginStage(path.join(dir, 'none.ts'), {})).rejects.toMatchObject({ code: 'E_PLUGIN', message: expect.stringContaining('not found') })
+  })
+
+  it("names a stage option's own line when the entry knows it", async () => {
+    await expect(resolveStages([{ use: 'segment', options: { window: 'ten' }, yamlPath: 'stages[1]', line: 4, optionLines: { window: 6 } }], dataset, BUILTIN_STAGES)).rejects.toMatchObject({
+      code: 'E_CONFIG_VALUE', message: 'Invalid input: expected number, received string, found "ten"', context: { yamlPath: 'stages[1].options.window', line: 6 },
+    })
+  })
+
+  it('checks every entry before failing, and lists each problem at its line', async () => {
+    const err = await resolveStages([
+      { use: 'segmnt', options: {}, yamlPath: 'stages[0]', line: 3 },
+      { use: 'segment', options: { window: 'ten', partial: 1, every: 2 }, yamlPath: 'stages[1]', line: 4, optionLines: { window: 6, partial: 7, every: 8 } },
+      { use: './none.ts', options: {}, yamlPath: 'stages[2]', line: 9 },
+      { use: 'read', options: {}, yamlPath: 'stages[3]', line: 10 },
+    ], dataset, BUILTIN_STAGES).then(() => null, (e: unknown) => e as PipelineError)
+    expect(err).toBeInstanceOf(PipelineError)
+    expect(err!.code).toBe('E_STAGE_UNKNOWN')
+    expect(err!.message.split('\n')).toEqual([
+      '5 problems:',
+      expect.stringMatching(/^  line 3 stages\[0\]: unknown stage "segmnt"; built-in stages: /),
+      '  line 6 stages[1].options.window: Invalid input: expected number, received string, found "ten"',
+      '  line 7 stages[1].options.partial: Invalid input: expected boolean, received number, found 1',
+      '  line 8 stages[1].options.every: unknown option "every"; allowed options: window, step, partial',
+      `  line 9 stages[2]: ${path.join(ROOT, 'pipelines/examples/none.ts')}: stage module not found (paths are relative to the dataset file)`,
+    ])
   })
 
   it("runs a plugin's own option validation with the YAML path", async () => {

@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { runCli } from '../helpers/child.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
@@ -18,8 +18,11 @@ describe('custom stages example', () => {
   it('runs the TypeScript and JavaScript example stages, from the bundle and from the sources alike', async () => {
     const fromBundle = path.join(work, 'bundle')
     const fromSource = path.join(work, 'source')
-    // Built inside the project so the bundle resolves its dependencies from node_modules.
-    const bundle = path.join(ROOT, '.test-dist', `cli-${process.pid}.mjs`)
+    // Built inside the project so the bundle resolves its dependencies from node_modules; a
+    // folder of its own, since the build writes the workers, index.mjs and plugin-hooks.mjs beside it.
+    const bundleDir = path.join(ROOT, '.test-dist', `custom-${process.pid}`)
+    const bundle = path.join(bundleDir, 'cli.mjs')
+    onTestFinished(() => rmSync(bundleDir, { recursive: true, force: true }))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), bundle], { cwd: ROOT })
     const a = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [bundle, 'run', dataset, '--out', fromBundle], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
@@ -27,8 +30,6 @@ describe('custom stages example', () => {
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
       child.on('close', (code) => resolve({ code, stderr }))
     })
-    rmSync(bundle, { force: true })
-    rmSync(`${bundle}.map`, { force: true })
     const b = await runCli(['run', dataset, '--out', fromSource], { env: { HOLTER_PIPELINE_FROM_SOURCE: '1' } })
     expect(a.code, a.stderr).toBe(0)
     expect(b.code, b.stderr).toBe(0)
