@@ -10,6 +10,7 @@ import { PipelineError } from '../core/errors.ts'
 import type { Item, SampleBlock } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import type { StageContext } from '../core/stage.ts'
+import { localStageContext } from '../run/local-context.ts'
 import type { EdfWriteSignal, EdfWriteSpec } from '../formats/edf-writer.ts'
 import { looksLikeEcg } from '../formats/edf-select.ts'
 import { selectWfdbSignals } from '../formats/wfdb-select.ts'
@@ -23,6 +24,7 @@ import { readEdfTals, readFirstOnset, recordsToRead } from './convert-edf-read.t
 import { openWfdbInput, readWfdbTals, wfdbIdentity } from './convert-wfdb.ts'
 import { cleanGainBound, createQuantiser, roundUpRange, type Quantiser } from './convert-scale.ts'
 import type { ConvertPlan, SourcedTal } from './convert-plan.ts'
+import { count } from './plural.ts'
 
 interface LeadInfo { label: string; transducer: string; unit: string; prefiltering: string }
 
@@ -48,10 +50,7 @@ export async function planClean(input: string, format: 'edf' | 'wfdb', opts: { a
   const options = clean.parseOptions!({ powerlineHz: opts.powerlineHz }, { file: '(command line)', yamlPath: '--powerline' })
   const src = format === 'edf' ? await edfInput(input, opts.annotator !== false, ctx) : await wfdbInput(input, opts.annotator, ctx)
   const readOptions = parseReadOptions({ annotations: false }, { file: '(convert)', yamlPath: 'read' })
-  const stageCtx = <O>(o: O, c: ReadContext): StageContext<O> => ({
-    recordId: src.spec.id, recordIndex: 0, record: src.spec, options: o, signal: c.signal, runDir: '', mediaDir: '', warn: (code, m) => c.warn(code, m),
-    journal: () => Promise.reject(new PipelineError('E_INTERNAL', 'convert runs only the read and clean stages, which keep no journal')),
-  })
+  const stageCtx = <O>(o: O, c: ReadContext): StageContext<O> => localStageContext(src.spec, o, { signal: c.signal, warn: (code, m) => c.warn(code, m), what: '`pipeline convert`' })
   // The read stage repeats the truncation warning already given; the rest (e.g. W_UNIT) is passed on once.
   const once: ReadContext = { signal: ctx.signal, warn: (code, m) => code !== 'E_TRUNCATED' && ctx.warn(code, m) }
   const quiet: ReadContext = { signal: ctx.signal, warn: () => undefined }
@@ -114,8 +113,8 @@ export async function planClean(input: string, format: 'edf' | 'wfdb', opts: { a
       }
       qs.forEach((q, l) => {
         const label = JSON.stringify(src.leads[l].label)
-        if (q.clipped) ctx.warn('W_CLIPPED', `${q.clipped} cleaned samples of ${label} were beyond the physical range +-${q.range} ${src.leads[l].unit} and were clipped to it`)
-        if (q.invalid) ctx.warn('W_INVALID_SAMPLES', `${q.invalid} samples of ${label} were invalid in the input (NaN after cleaning) and are written as 0 ${src.leads[l].unit}`)
+        if (q.clipped) ctx.warn('W_CLIPPED', `${count(q.clipped, 'cleaned sample')} of ${label} ${q.clipped === 1 ? 'was' : 'were'} beyond the physical range +-${q.range} ${src.leads[l].unit} and ${q.clipped === 1 ? 'was' : 'were'} clipped to it`)
+        if (q.invalid) ctx.warn('W_INVALID_SAMPLES', `${count(q.invalid, 'sample')} of ${label} ${q.invalid === 1 ? 'was' : 'were'} invalid in the input (NaN after cleaning) and ${q.invalid === 1 ? 'is' : 'are'} written as 0 ${src.leads[l].unit}`)
       })
     },
     report: () => [`cleaned: ${prefilter}; ${src.leads.map((s, l) => `${JSON.stringify(s.label)} +-${qs[l].range} ${s.unit} in 16 bits, step ${formatStep(qs[l].step, s.unit)}`).join(', ')}`],

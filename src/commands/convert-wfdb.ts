@@ -14,6 +14,7 @@ import { readAnnotationStream } from '../readers/read-wfdb-annotations.ts'
 import type { ReadContext } from '../readers/read-context.ts'
 import { asciiText, edfStartOf, recordDurationFor } from './convert-header.ts'
 import type { ConvertPlan, SourcedTal } from './convert-plan.ts'
+import { count } from './plural.ts'
 
 /** A WFDB input: header, paths and the samples per signal that can be read. */
 export interface WfdbInput {
@@ -57,7 +58,7 @@ export async function* readWfdbTals(w: WfdbInput, spr: number, ctx: ReadContext)
   } finally {
     await notes.close()
   }
-  if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${past} annotations at or after sample ${w.total}, past the end of the signal, were left out`)
+  if (past > 0) ctx.warn('W_ANNOTATIONS_DROPPED', `${count(past, 'annotation')} at or after sample ${w.total}, past the end of the signal, ${past === 1 ? 'was' : 'were'} left out`)
 }
 
 /** The header's patient and recording fields for a WFDB input. */

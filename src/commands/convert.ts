@@ -2,16 +2,19 @@
 // EDF/EDF+ file as EDF+C, streamed. Without --clean every signal is copied with its digital
 // values unchanged (convert-wfdb.ts, convert-edf.ts); with --clean the ECG leads are cleaned by
 // the clean stage and requantised (convert-clean.ts, convert-scale.ts). Annotations become TALs
-// in the 'EDF Annotations' signal (convert-plan.ts: one pass sizes it, the next writes).
+// in the 'EDF Annotations' signal (convert-plan.ts: one pass sizes it, the next writes). The
+// output's folder is made when missing (output-path.ts).
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import { guessFormat } from '../config/dataset.ts'
+import { guessFormat, recordingName } from '../config/dataset.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
 import type { ReadContext } from '../readers/read-context.ts'
 import { planWfdbCopy } from './convert-wfdb.ts'
 import { planEdfCopy } from './convert-edf.ts'
 import { planClean } from './convert-clean.ts'
 import { encodePlan, sizeAnnotationSignal, type ConvertPlan } from './convert-plan.ts'
+import { prepareOutputFile } from './output-path.ts'
+import { count } from './plural.ts'
 
 export interface ConvertOptions {
   /** WFDB annotator extension to carry over, false for none (for EDF input: false drops the TALs). */
@@ -36,12 +39,14 @@ export async function convertCommand(input: string, output: string, opts: Conver
   let plan: ConvertPlan
   if (opts.clean) plan = await planClean(input, format, { annotator: opts.annotator, powerlineHz }, ctx)
   else plan = format === 'edf' ? await planEdfCopy(input, opts.annotator !== false, ctx) : await planWfdbCopy(input, opts.annotator, ctx)
+  // Once the input's headers are read, before the passes over its samples.
+  await prepareOutputFile(output, 'the output', `${recordingName(input)}.edf`)
   const annotationBytes = await sizeAnnotationSignal(plan, ctx)
   const header = await plan.header()
   const bytes = await writeFileAtomic(output, encodePlan(plan, { ...header, annotationBytesPerRecord: annotationBytes }, opts.signal), opts.signal)
   const { recordCount, recordDurationSec } = plan.layout
   const signals = header.signals.length
   for (const line of plan.report?.() ?? []) opts.err.write(`${line}\n`)
-  opts.err.write(`wrote ${output}: ${recordCount} data records of ${recordDurationSec} s, ${signals} signals + EDF Annotations, ${(bytes / 1e6).toFixed(1)} MB\n`)
+  opts.err.write(`wrote ${output}: ${count(recordCount, 'data record')} of ${recordDurationSec} s, ${count(signals, 'signal')} + EDF Annotations, ${(bytes / 1e6).toFixed(1)} MB\n`)
   return 0
 }

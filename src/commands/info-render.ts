@@ -1,5 +1,6 @@
 // Text layout of `pipeline info`.
 import type { RecordingInfo } from './info.ts'
+import { count } from './plural.ts'
 
 /** The human-readable description of a recording. */
 export function renderInfo(info: RecordingInfo): string {
@@ -7,7 +8,7 @@ export function renderInfo(info: RecordingInfo): string {
     `file:        ${info.file}`,
     `format:      ${info.format}`,
     `start time:  ${info.startTime ?? 'not specified'}`,
-    `duration:    ${clock(info.durationSec)} (${info.samples} samples per signal)`,
+    `duration:    ${clock(info.durationSec)} (${count(info.samples, 'sample')} per signal)`,
   ]
   const patient = Object.entries(info.patient ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '')
   if (patient.length) lines.push(`patient:     ${patient.map(([k, v]) => `${k} ${v}`).join(', ')}`)
@@ -16,11 +17,11 @@ export function renderInfo(info: RecordingInfo): string {
   for (const s of info.signals) {
     const phys = s.physicalMin === null ? 'physical range not declared' : `physical ${s.physicalMin} .. ${s.physicalMax} ${s.units}`
     const extra = Object.entries(s).filter(([k]) => !['index', 'label', 'fs', 'samples', 'units', 'physicalMin', 'physicalMax', 'digitalMin', 'digitalMax'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')
-    const samples = s.samples !== undefined && s.samples !== info.samples ? ` (${s.samples} samples)` : ''
+    const samples = typeof s.samples === 'number' && s.samples !== info.samples ? ` (${count(s.samples, 'sample')})` : ''
     lines.push(`  ${String(s.index).padStart(2)}  ${JSON.stringify(s.label).padEnd(18)} ${s.fs} Hz${samples}, ${phys}, digital ${s.digitalMin} .. ${s.digitalMax}${extra ? `, ${extra}` : ''}`)
   }
   const a = info.annotations
-  lines.push(`annotations: ${a.file === null ? 'none' : `${a.count}${a.beats !== undefined ? ` (${a.beats} beats)` : ''} in ${a.file}`}`)
+  lines.push(`annotations: ${a.file === null ? 'none' : `${a.count}${a.beats !== undefined ? ` (${count(a.beats, 'beat')})` : ''} in ${a.file}`}`)
   if (a.byType && Object.keys(a.byType).length) lines.push(`             ${Object.entries(a.byType).sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`)
   for (const c of info.comments ?? []) lines.push(`# ${c}`)
   for (const w of info.warnings) lines.push(`warning: ${w}`)

@@ -10,6 +10,7 @@ import { renderProgress } from '../run/progress-view.ts'
 import { BUILTIN_STAGES } from '../stages/index.ts'
 import { probeRecord } from '../readers/read-probe.ts'
 import { createLiveView } from './live-view.ts'
+import { count } from './plural.ts'
 
 export interface RunCommandArgs {
   dataset: string
@@ -33,7 +34,7 @@ export async function runCommand(args: RunCommandArgs): Promise<number> {
     if (args.err.isTTY) {
       if (e.t !== 'run-end') view.update(renderProgress(state))
     } else if (e.t === 'record-done') {
-      args.err.write(`done ${e.recordId}: ${(e.seconds / 3600).toFixed(2)} h of signal, ${Object.entries(e.items).map(([k, n]) => `${n} ${k}`).join(', ')}\n`)
+      args.err.write(`done ${e.recordId}: ${(e.seconds / 3600).toFixed(2)} h of signal, ${Object.entries(e.items).map(([k, n]) => count(n, k)).join(', ')}\n`)
     } else if (e.t === 'record-failed' || e.t === 'warning') {
       args.err.write(`${e.t === 'warning' ? 'warning' : 'failed'} ${e.recordId ?? ''}: ${e.message}\n`)
     }
@@ -44,12 +45,12 @@ export async function runCommand(args: RunCommandArgs): Promise<number> {
   const nothingToDo = result.done === 0 && result.failed.length === 0 && result.skipped === dataset.records.length
   const lines = [
     nothingToDo
-      ? `run ${dataset.name} finished: all ${result.skipped} records were already done (--restart redoes them)`
-      : `run ${dataset.name} ${result.status}: ${result.done} records done${result.skipped ? `, ${result.skipped} already done before` : ''}, ${result.failed.length} failed; ${(state.sessionSeconds / 3600).toFixed(2)} h of signal at ${throughput(state).toFixed(0)}x real time`,
+      ? `run ${dataset.name} finished: ${result.skipped === 1 ? 'its 1 record was' : `all ${result.skipped} records were`} already done (--restart redoes ${result.skipped === 1 ? 'it' : 'them'})`
+      : `run ${dataset.name} ${result.status}: ${count(result.done, 'record')} done${result.skipped ? `, ${result.skipped} already done before` : ''}, ${result.failed.length} failed; ${(state.sessionSeconds / 3600).toFixed(2)} h of signal at ${throughput(state).toFixed(0)}x real time`,
     `outputs in ${rel}`,
   ]
   for (const f of result.failed) lines.push(`  failed ${f.recordId}: ${f.error.toLine()}`)
-  if (result.warnings.length) lines.push(`  ${result.warnings.length} warning(s): see ${path.join(rel, 'progress.ndjson')}`)
+  if (result.warnings.length) lines.push(`  ${count(result.warnings.length, 'warning')}: see ${path.join(rel, 'progress.ndjson')}`)
   if (result.status === 'interrupted') lines.push(`interrupted: run the same command again to resume (finished records are kept, unfinished ones are redone)`)
   args.err.write(lines.join('\n') + '\n')
   if (result.status === 'interrupted') return ERROR_CODES.E_INTERRUPTED

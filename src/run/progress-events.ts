@@ -1,6 +1,11 @@
 // The lines of `progress.ndjson` and the pure reducer that turns them into the live view shown
 // by `pipeline run` and `pipeline tail` (design.md "Progress"). Both commands read the same
 // events, so what a second terminal shows is exactly what the run shows.
+// A resumed run appends a session to the same file: a run-start begins the new session's counts,
+// but the warnings and errors of earlier sessions stay in the view, marked `earlier`, until the
+// record they are about is done or fails again in this session (a record redone must not count
+// twice). A record-failed message is `err.toLine()`, which starts with the code (and the record)
+// that the event also carries; older files may hold the bare message: both are kept bare here.
 
 export type ProgressEvent =
   | { t: 'run-start'; at: string; pid: number; name: string; totalRecords: number; totalSeconds: number; doneRecords: number; doneSeconds: number; doneItems: Record<string, number> }
@@ -19,6 +24,7 @@ export interface ProgressState {
   totalRecords: number
   totalSeconds: number
   doneRecords: number
+  /** Records whose latest attempt failed, in this session or (not redone yet) an earlier one. */
   failedRecords: number
   /** Signal seconds of finished records (this session and earlier ones). */
   doneSeconds: number
@@ -26,8 +32,9 @@ export interface ProgressState {
   sessionSeconds: number
   active: Map<string, { seconds: number; durationSec: number; items: Record<string, number> }>
   items: Record<string, number>
-  warnings: { recordId?: string; code: string; message: string }[]
-  errors: { recordId: string; code: string; message: string }[]
+  warnings: { recordId?: string; code: string; message: string; earlier?: boolean }[]
+  /** One per failed record (the latest failure), this session's and earlier ones' (`earlier`). */
+  errors: { recordId: string; code: string; message: string; earlier?: boolean }[]
   ended: null | 'finished' | 'failed' | 'interrupted'
 }
 
@@ -36,14 +43,17 @@ export function emptyProgress(): ProgressState {
   return { name: '', pid: 0, startedAt: 0, now: 0, totalRecords: 0, totalSeconds: 0, doneRecords: 0, failedRecords: 0, doneSeconds: 0, sessionSeconds: 0, active: new Map(), items: {}, warnings: [], errors: [], ended: null }
 }
 
-/** Applies one event (mutates and returns `s`; a run-start begins a new session view). */
+/** Applies one event (mutates and returns `s`; a run-start begins a new session view, keeping earlier warnings and errors). */
 export function applyProgress(s: ProgressState, e: ProgressEvent): ProgressState {
   const at = Date.parse(e.at)
   s.now = Math.max(s.now, at)
   switch (e.t) {
-    case 'run-start':
-      Object.assign(s, emptyProgress(), { name: e.name, pid: e.pid, startedAt: at, now: at, totalRecords: e.totalRecords, totalSeconds: e.totalSeconds, doneRecords: e.doneRecords, doneSeconds: e.doneSeconds, items: { ...e.doneItems } })
+    case 'run-start': {
+      const warnings = s.warnings.map((w) => ({ ...w, earlier: true }))
+      const errors = s.errors.map((x) => ({ ...x, earlier: true }))
+      Object.assign(s, emptyProgress(), { name: e.name, pid: e.pid, startedAt: at, now: at, totalRecords: e.totalRecords, totalSeconds: e.totalSeconds, doneRecords: e.doneRecords, doneSeconds: e.doneSeconds, items: { ...e.doneItems }, warnings, errors, failedRecords: errors.length })
       break
+    }
     case 'record-start':
       s.active.set(e.recordId, { seconds: 0, durationSec: e.durationSec, items: {} })
       break
@@ -60,6 +70,7 @@ export function applyProgress(s: ProgressState, e: ProgressEvent): ProgressState
       const a = s.active.get(e.recordId)
       s.sessionSeconds += e.seconds - (a?.seconds ?? 0)
       s.active.delete(e.recordId)
+      supersede(s, e.recordId)
       s.doneRecords++
       s.doneSeconds += e.seconds
       for (const [k, n] of Object.entries(e.items)) s.items[k] = (s.items[k] ?? 0) + n
@@ -67,11 +78,12 @@ export function applyProgress(s: ProgressState, e: ProgressEvent): ProgressState
     }
     case 'record-failed':
       s.active.delete(e.recordId)
-      s.failedRecords++
-      s.errors.push({ recordId: e.recordId, code: e.code, message: e.message })
+      supersede(s, e.recordId)
+      s.errors.push({ recordId: e.recordId, code: e.code, message: bareMessage(e.code, e.message, e.recordId) })
+      s.failedRecords = s.errors.length
       break
     case 'warning':
-      s.warnings.push({ recordId: e.recordId, code: e.code, message: e.message })
+      s.warnings.push({ recordId: e.recordId, code: e.code, message: bareMessage(e.code, e.message, e.recordId) })
       break
     case 'run-end':
       s.ended = e.status
@@ -79,6 +91,20 @@ export function applyProgress(s: ProgressState, e: ProgressEvent): ProgressState
       break
   }
   return s
+}
+
+/** Drops what earlier sessions said about a record that has now ended again. */
+function supersede(s: ProgressState, recordId: string): void {
+  s.warnings = s.warnings.filter((w) => !(w.earlier && w.recordId === recordId))
+  s.errors = s.errors.filter((x) => x.recordId !== recordId)
+  s.failedRecords = s.errors.length
+}
+
+/** A message without the code and record that toLine() puts first (the event carries both). */
+export function bareMessage(code: string, message: string, recordId?: string): string {
+  let m = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message
+  if (recordId && m.startsWith(`record ${recordId}: `)) m = m.slice(`record ${recordId}: `.length)
+  return m
 }
 
 /** Seconds of signal processed so far, counting records in flight. */

@@ -1,4 +1,5 @@
-// Text rendering of a progress state, shared by `pipeline run` and `pipeline tail`.
+// Text rendering of a progress state, shared by `pipeline run` and `pipeline tail`; the warnings
+// and errors that earlier sessions of a resumed run left are marked as such.
 import { etaSeconds, processedSeconds, throughput, type ProgressState } from './progress-events.ts'
 
 /** The lines that describe a run's state, most important first. */
@@ -15,15 +16,17 @@ export function renderProgress(s: ProgressState, opts: { maxMessages?: number } 
   const kinds = Object.keys(items).sort()
   lines.push(`items ${kinds.length ? kinds.map((k) => `${k} ${items[k]}`).join(', ') : '(none yet)'}`)
   for (const [id, a] of s.active) lines.push(`  ${id}: ${hours(a.seconds)} / ${hours(a.durationSec)} h`)
-  if (s.warnings.length) {
-    lines.push(`warnings (${s.warnings.length}):`)
-    for (const w of s.warnings.slice(-max)) lines.push(`  ${w.recordId ? `${w.recordId}: ` : ''}${w.code}: ${w.message}`)
-  }
-  if (s.errors.length) {
-    lines.push(`errors (${s.errors.length}):`)
-    for (const e of s.errors.slice(-max)) lines.push(`  ${e.recordId}: ${e.code}: ${e.message}`)
+  for (const [title, list] of [['warnings', s.warnings], ['errors', s.errors]] as const) {
+    if (!list.length) continue
+    lines.push(`${title} (${list.length}${fromEarlier(list.filter((m) => m.earlier).length)}):`)
+    // The message is bare (bareMessage): its code and record are printed once, here.
+    for (const m of list.slice(-max)) lines.push(`  ${m.earlier ? '(earlier session) ' : ''}${m.recordId ? `${m.recordId}: ` : ''}${m.code}: ${m.message}`)
   }
   return lines
+}
+
+function fromEarlier(n: number): string {
+  return n === 0 ? '' : n === 1 ? ', 1 from an earlier session' : `, ${n} from earlier sessions`
 }
 
 function hours(sec: number): string {

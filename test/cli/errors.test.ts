@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES, type ErrorCode } from '../../src/core/errors.ts'
+import { BUILTIN_STAGES } from '../../src/stages/index.ts'
 import { runCli, type Exit as CliResult } from '../helpers/child.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
@@ -139,13 +140,13 @@ describe.concurrent('pipeline run: bad dataset files', () => {
   it('unknown key in stage options: E_CONFIG_KEY naming the option path and the allowed options', async () => {
     const file = dataset('opt.yaml', 'records:\n  - path: a.edf\nstages:\n  - use: read\n    options: {onTruncate: fail}\n')
     const line = errorLine(await runCli(['run', file, '--out', at('out-opt')]), 'E_CONFIG_KEY')
-    expect(line).toContain(`${file}:4: stages[0].options.onTruncate: unknown option "onTruncate"; allowed options: blockSeconds, onTruncated, annotations`)
+    expect(line).toContain(`${file}:5: stages[0].options.onTruncate: unknown option "onTruncate"; allowed options: blockSeconds, onTruncated, annotations`)
   })
 
   it('unknown stage name: E_STAGE_UNKNOWN listing the built-in stages', async () => {
     const file = dataset('stage.yaml', 'records:\n  - path: a.edf\nstages: [read, filterz]\n')
     const line = errorLine(await runCli(['run', file, '--out', at('out-stage')]), 'E_STAGE_UNKNOWN')
-    expect(line).toContain(`${file}:3: stages[1]: unknown stage "filterz"; built-in stages: annotate, clean, detect, quality, read, render-strip, render-text, render-video, segment, summarize`)
+    expect(line).toContain(`${file}:3: stages[1]: unknown stage "filterz"; built-in stages: ${Object.keys(BUILTIN_STAGES).sort().join(', ')}`)
   })
 
   it('a plugin module without a default export: E_PLUGIN', async () => {

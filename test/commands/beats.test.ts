@@ -1,5 +1,5 @@
 // `pipeline beats` as a user runs it, on the bundled MIT-BIH samples (no ../shared needed).
-import { copyFileSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/child.ts'
@@ -90,30 +90,67 @@ describe('pipeline beats', () => {
     expect(without.den).toBeGreaterThan(whole.den - Number(m[2]) * 3) // at most ~3 beats a second were in them
   }, 30_000)
 
-  it('refuses a repeated --lead and an --out that is a folder or has no folder, before reading anything', async () => {
+  it('refuses a repeated --lead and an --out that is a folder; makes the missing folders of --out, E_IO when a file is in the way', async () => {
     const twice = await runCli(['beats', sample('mitdb/100'), '--lead', '0', '--lead', '1'])
     expect(twice.code).toBe(2)
     expect(twice.stderr).toContain('--lead was given 2 times')
     const folder = await runCli(['beats', sample('mitdb/100'), '--out', dir])
     expect(folder.code).toBe(2)
     expect(folder.stderr).toContain('is a folder; give a file name such as')
-    const noParent = await runCli(['beats', sample('mitdb/100'), '--out', path.join(dir, 'nope', 'b.ndjson')])
-    expect(noParent.code).toBe(2)
-    expect(noParent.stderr).toMatch(/the folder .*nope does not exist; create it first/)
+    // One rule for every command's outputs: missing folders are made, as mkdir -p would.
+    const deep = path.join(dir, 'new', 'deeper', 'b.ndjson')
+    const made = await runCli(['beats', sample('mitdb/100'), '--out', deep])
+    expect(made.code, made.stderr).toBe(0)
+    expect(parse(readFileSync(deep, 'utf8')).length).toBeGreaterThan(2200)
+    writeFileSync(path.join(dir, 'a-file'), '')
+    const blocked = await runCli(['beats', sample('mitdb/100'), '--out', path.join(dir, 'a-file', 'sub', 'b.ndjson')])
+    expect(blocked.code).toBe(33) // E_IO
+    expect(blocked.stderr).toContain(`cannot create the folder of --out ${path.join(dir, 'a-file', 'sub')}: ${path.join(dir, 'a-file')} is a file, not a folder`)
   }, 30_000)
 
-  it('fails clearly: --score without reference annotations, a lead that is not there, a missing file', async () => {
+  it('fails clearly: --score without reference annotations (before reading the signal), a lead that is not there, a missing file', async () => {
     for (const ext of ['hea', 'dat']) copyFileSync(sample(`mitdb/100.${ext}`), path.join(dir, `100.${ext}`))
-    const noRef = await runCli(['beats', path.join(dir, '100'), '--score'])
+    // The headers tell that there is no reference: the command stops before the beats are written.
+    const out = path.join(dir, 'no-ref.ndjson')
+    const noRef = await runCli(['beats', path.join(dir, '100'), '--score', '--out', out])
     expect(noRef.code).toBe(2)
     expect(noRef.stderr).toMatch(/--score needs reference beat annotations, and .*100 has none/)
+    expect(noRef.stderr).toContain('100.annotations.csv|json|ndjson')
+    expect(existsSync(out)).toBe(false)
     const badLead = await runCli(['beats', sample('mitdb/100'), '--lead', 'V9'])
-    expect(badLead.code).toBe(17)
-    expect(badLead.stderr).toMatch(/the signals are: 0 "MLII", 1 "V5"; choose the ECG leads .*--lead for pipeline beats/)
+    expect(badLead.code).toBe(2)
+    expect(badLead.stderr).toMatch(/--lead V9: .*100\.hea has no signal labelled "V9"; expected an index from 0 to 1 or a label \(0 "MLII", 1 "V5"\)/)
     const missing = await runCli(['beats', path.join(dir, 'nope.edf')])
     expect(missing.code).toBe(10)
     expect(missing.stderr).toContain('nope.edf')
   }, 30_000)
+
+  it('--score takes the reference from an annotation sidecar beside the recording, as render and run do', async () => {
+    // mitdb102.edf embeds its paced beats; a sidecar naming every other detected beat replaces them.
+    const side = path.join(dir, 'side')
+    mkdirSync(side)
+    const edf = path.join(side, 'mitdb102.edf')
+    copyFileSync(sample('edf/mitdb102.edf'), edf)
+    const detected = parse((await runCli(['beats', edf])).stdout)
+    const rows = detected.filter((_, i) => i % 2 === 0)
+    writeFileSync(path.join(side, 'mitdb102.annotations.csv'), ['sample,symbol', ...rows.map((b) => `${b.sample},N`), ''].join('\n'))
+    const r = await runCli(['beats', edf, '--score'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('W_SIDECAR_REPLACES')
+    // The whole-record statistics: every sidecar beat is a reference beat, and is found.
+    const se = stat(r.stdout, 'QRS sensitivity')
+    expect(se.den).toBe(rows.length)
+    expect(se.pct).toBeGreaterThanOrEqual(99.5)
+    expect(stat(r.stdout, 'QRS positive predictivity').pct).toBeLessThan(60) // half the detected beats have no reference
+    // A sidecar is a reference for the early check too: a WFDB record without its .atr scores against it.
+    const wfdb = path.join(dir, 'side100')
+    mkdirSync(wfdb)
+    for (const ext of ['hea', 'dat']) copyFileSync(sample(`mitdb/100.${ext}`), path.join(wfdb, `100.${ext}`))
+    writeFileSync(path.join(wfdb, '100.annotations.csv'), ['sample,symbol', ...rows.map((b) => `${b.sample},N`), ''].join('\n'))
+    const w = await runCli(['beats', path.join(wfdb, '100'), '--score'])
+    expect(w.code, w.stderr).toBe(0)
+    expect(w.stdout).toContain('Beat-by-beat comparison results for record 100')
+  }, 60_000)
 })
 
 describeShared('pipeline beats on recordings whose first signal is not ECG', () => {
@@ -127,6 +164,6 @@ describeShared('pipeline beats on recordings whose first signal is not ECG', () 
     expect(eeg.stdout).not.toBe(auto.stdout)
     const score = await runCli(['beats', file, '--score'])
     expect(score.code).toBe(2)
-    expect(score.stderr).toMatch(/--score needs reference beat annotations, and .*Subject00_1.edf has none; its 1 annotations \(.*\) are not beat labels/)
+    expect(score.stderr).toMatch(/--score needs reference beat annotations, and .*Subject00_1.edf has none; its 1 annotation \(.*\) is not a beat label/)
   }, 60_000)
 })

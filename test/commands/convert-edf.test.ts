@@ -132,6 +132,18 @@ describe('convert EDF -> EDF+C: synthetic files', () => {
     expect(error?.message).toContain(`${input}: BDF stores 24-bit samples and EDF 16-bit ones, so they cannot be copied unchanged; use convert --clean`)
   })
 
+  it('makes the missing folders of the output (E_IO when a file is in the way); one signal is "1 signal"', async () => {
+    const input = writeEdfFixture(path.join(tmp, 'one.edf'), { kind: 'EDF', recordSec: 1, records: 3, signals: [ramp('ECG I')] })
+    const output = path.join(tmp, 'made', 'deeper', 'one-out.edf')
+    const run = await convert(input, output)
+    expect(run.error).toBeNull()
+    expect(run.stderr).toMatch(new RegExp(`^wrote ${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 3 data records of 1 s, 1 signal \\+ EDF Annotations, `))
+    await expectSameRecording(input, output, 0)
+    const blocked = await convert(input, path.join(tmp, 'one.edf', 'x', 'out.edf'))
+    expect(blocked.error?.code).toBe('E_IO')
+    expect(blocked.error?.message).toBe(`cannot create the folder of the output ${path.join(tmp, 'one.edf', 'x')}: ${path.join(tmp, 'one.edf')} is a file, not a folder; choose another path`)
+  })
+
   it('refuses an annotation-only file, a missing file and output = input, each naming the file', async () => {
     const annOnly = writeEdfFixture(path.join(tmp, 'ann-only.edf'), { kind: 'EDF+C', recordSec: 0, records: 1, signals: [], tals: [{ 0: '+1\x14Lights off\x14\x00' }] })
     const cases = await Promise.all([

@@ -28,7 +28,7 @@ describeShared('pipeline convert: WFDB -> EDF+ -> read stage', () => {
     it(`${c.name}: samples within one step, padding only at the end, annotations equal`, async () => {
       const output = path.join(tmp, c.out)
       const run = runs.get(c.out)!
-      expect(run.stderr).toContain(`wrote ${output}: ${Math.ceil(c.samples / c.fs)} data records of 1 s, ${c.leads} signals + EDF Annotations`)
+      expect(run.stderr).toContain(`wrote ${output}: ${Math.ceil(c.samples / c.fs)} data records of 1 s, ${c.leads === 1 ? '1 signal' : `${c.leads} signals`} + EDF Annotations`)
       expect(run.code).toBe(0)
       const { header } = await readEdfHeaderFromFile(output)
       expect(header).toMatchObject({ format: 'EDF+C', recordDurationSec: 1, recordCount: Math.ceil(c.samples / c.fs), truncated: false, trailingBytes: 0 })

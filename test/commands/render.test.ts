@@ -1,6 +1,6 @@
 // `pipeline render`: one recording to text, strips and a video without a dataset file, through
-// the stages a dataset would use; usage errors before anything is read.
-import { readFileSync, readdirSync } from 'node:fs'
+// the stages a dataset would use; usage errors before anything is read; output folders made.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { decodePng } from '../../src/render/png.ts'
@@ -30,15 +30,43 @@ describe('pipeline render', () => {
     expect(probe).toMatchObject({ frames: 60, codec: 'h264', width: png.width, height: png.height })
   }, 120_000)
 
-  it('says what to render, and refuses a video name that is not .mp4 or a folder that does not exist', async () => {
+  it('says what to render, and refuses a video name that is not .mp4', async () => {
     const none = await runCli(['render', 'samples/mitdb/100'])
     expect(none.code).not.toBe(0)
     expect(none.stderr).toContain('say what to render: --text FILE, --strips DIR and/or --video FILE.mp4')
     const avi = await runCli(['render', 'samples/mitdb/100', '--video', 'out.avi'])
     expect(avi.code).not.toBe(0)
     expect(avi.stderr).toContain('give a name ending in .mp4')
-    const missing = await runCli(['render', 'samples/mitdb/100', '--text', '/nonexistent-dir/x.txt'])
-    expect(missing.code).not.toBe(0)
-    expect(missing.stderr).toContain('the folder /nonexistent-dir does not exist')
+  }, 60_000)
+
+  // One window (at 0 s: the next would start at 1800 s and end past the 1805 s record), fast.
+  const one = ['--window', '10', '--step', '1800', '--raw', '--no-beats']
+
+  it('makes the missing folders of --text and --strips; E_IO when a file is in the way, E_USAGE for --strips naming a file', async () => {
+    const dir = tmpDir('render-dirs-')
+    const text = path.join(dir, 'a', 'b', 'x.txt')
+    const made = await runCli(['render', 'samples/mitdb/100', '--text', text, '--strips', path.join(dir, 'c', 'strips'), ...one])
+    expect(made.code, made.stderr).toBe(0)
+    expect(readFileSync(text, 'utf8').trimEnd().split('\n')).toHaveLength(1)
+    expect(readdirSync(path.join(dir, 'c', 'strips'))).toEqual(['w000000.png'])
+    writeFileSync(path.join(dir, 'f'), '')
+    const blocked = await runCli(['render', 'samples/mitdb/100', '--text', path.join(dir, 'f', 'x.txt'), ...one])
+    expect(blocked.code).toBe(33) // E_IO
+    expect(blocked.stderr).toContain(`cannot create the folder of --text ${path.join(dir, 'f')}: ${path.join(dir, 'f')} is a file, not a folder`)
+    const stripsFile = await runCli(['render', 'samples/mitdb/100', '--strips', path.join(dir, 'f'), ...one])
+    expect(stripsFile.code).toBe(2) // E_USAGE
+    expect(stripsFile.stderr).toContain(`--strips ${path.join(dir, 'f')} is a file; --strips needs a folder`)
+  }, 60_000)
+
+  it.runIf(HAVE)('prints every path as the flag gave it (relative here), and counts in the singular for one', async () => {
+    const dir = tmpDir('render-rel-')
+    const r = await runCli(['render', path.resolve('samples/mitdb/100'), '--text', 'out/x.txt', '--strips', 'out/strips', '--video', 'out/x.mp4', ...one], { cwd: dir })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^text: out\/x\.txt, 1 window, \d+ bytes$/)
+    expect(lines[1]).toMatch(/^strips: 1 PNG file in out\/strips, \d+ bytes$/)
+    expect(lines[2]).toMatch(/^video: out\/x\.mp4, 1 frame, \d+ bytes$/)
+    expect((await probeVideo(path.join(dir, 'out/x.mp4'))).frames).toBe(1)
   }, 60_000)
 })

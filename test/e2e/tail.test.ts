@@ -1,5 +1,6 @@
-// `pipeline tail` against a run in progress in another process, a finished run and a killed run.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+// `pipeline tail` against a run in progress in another process, a finished run, a killed run and
+// a run resumed in a second session.
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
@@ -63,6 +64,42 @@ describe('pipeline tail', () => {
     expect(t2.code).toBe(1)
     expect(t2.stdout).toContain('records 1/2 done, 1 failed')
     expect(t2.stdout).toMatch(/errors \(1\):\n  missing: E_FILE_MISSING: .*missing\.edf/)
+    // The event's message is err.toLine(), which starts with the code: it is printed once.
+    const errorLine = t2.stdout.split('\n').find((l) => l.startsWith('  missing: '))!
+    expect(errorLine.match(/E_FILE_MISSING/g)).toHaveLength(1)
+    expect(errorLine).not.toContain('record missing:')
+  })
+
+  it('keeps the warnings and errors of earlier sessions of a resumed run, without counting a record redone twice', async () => {
+    // Session 1: "cut" (a truncated .dat) is done with a warning, "late" fails: its files are not there yet.
+    const src = path.join(ROOT, 'samples/mitdb')
+    const cut = path.join(work, 'cut')
+    mkdirSync(cut)
+    copyFileSync(path.join(src, '100.hea'), path.join(cut, '100.hea'))
+    writeFileSync(path.join(cut, '100.dat'), readFileSync(path.join(src, '100.dat')).subarray(0, 300_000))
+    const late = path.join(work, 'late')
+    const file = path.join(work, 'sessions.yaml')
+    writeFileSync(file, `name: sessions\nrecords:\n  - {id: cut, path: ${cut}/100}\n  - {id: late, path: ${late}/100}\nstages: [read]\n`)
+    const dir = path.join(work, 'sessions')
+    expect((await runCli(['run', file, '--out', dir])).code).toBe(27)
+    const first = await runCli(['tail', dir])
+    expect(first.stdout).toContain('records 1/2 done, 1 failed')
+    expect(first.stdout).toMatch(/warnings \(1\):\n  cut: E_TRUNCATED: /)
+    expect(first.stdout).toMatch(/errors \(1\):\n  late: E_FILE_MISSING: /)
+    // Session 2 resumes: "cut" is kept, "late" is redone and now succeeds.
+    mkdirSync(late)
+    for (const ext of ['hea', 'dat']) copyFileSync(path.join(src, `100.${ext}`), path.join(late, `100.${ext}`))
+    const resumed = await runCli(['run', file, '--out', dir])
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toContain('run sessions finished: 1 record done, 1 already done before, 0 failed')
+    expect(resumed.stderr).toMatch(/^done late: 0\.50 h of signal, 1 recording$/m)
+    const again = await runCli(['run', file, '--out', dir])
+    expect(again.stderr).toContain('run sessions finished: all 2 records were already done (--restart redoes them)')
+    const t = await runCli(['tail', dir])
+    expect(t.code).toBe(0)
+    const lines = t.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('run sessions: finished | records 2/2 done')
+    expect(lines.slice(3)).toEqual(['warnings (1, 1 from an earlier session):', expect.stringMatching(/^  \(earlier session\) cut: E_TRUNCATED: .*100\.dat: \.dat is truncated/)])
   })
 
   it('skips a torn progress line with a warning, and refuses a folder that is not a run at once', async () => {
