@@ -88,8 +88,8 @@ async function pass(files: string[], cleaned: boolean, versions: Version[]): Pro
   for (const file of files) {
     let length = 0
     const spec = recordSpec(file)
-    let items: AsyncIterable<Item> = read.transform((async function* () {})(), readContext(spec))
-    if (cleaned) items = clean.transform(items, testContext(clean, {}, spec, []))
+    let items = read.transform((async function* () {})(), readContext(spec)) as AsyncIterable<Item>
+    if (cleaned) items = clean.transform(items, testContext(clean, {}, spec, [])) as AsyncIterable<Item>
     for await (const item of items) {
       if (item.kind !== 'block') continue
       const block = item as SampleBlock

@@ -3,6 +3,7 @@
 //   npx tsx bench/read-stage.ts [file.edf|wfdb-record] [--runs 3]
 import path from 'node:path'
 import read from '../src/stages/read.ts'
+import { localStageContext } from '../src/run/local-context.ts'
 import { guessFormat } from '../src/config/dataset.ts'
 import type { Item } from '../src/core/items.ts'
 
@@ -14,7 +15,7 @@ const record = { id: 'bench', path: file, format: guessFormat(file), annotator: 
 const options = read.parseOptions!({}, { file: 'bench', yamlPath: 'stages[0]' })
 
 async function once(): Promise<{ ms: number; blocks: number; samples: number; annotations: number }> {
-  const ctx = { recordId: 'bench', recordIndex: 0, record, options, signal: new AbortController().signal, runDir: '', mediaDir: '', warn() {}, journal: () => Promise.reject(new Error('no journal')) }
+  const ctx = localStageContext(record, options, { signal: new AbortController().signal, warn() {}, what: 'bench/read-stage.ts' })
   let blocks = 0
   let samples = 0
   let annotations = 0

@@ -78,10 +78,15 @@ export class PipelineError extends Error {
     this.context = context
   }
 
-  /** One printable line: `CODE: record R: stage S: file:line: byte N: yaml.path: message`, without repeating what the message already says. */
+  /**
+   * One printable line: `CODE: record R: stage S: file:line: byte N: yaml.path: message`, without
+   * repeating what the message's first line already says. A message of several lines (a config
+   * file's problems, one per line) keeps them below that line, each indented under it.
+   */
   toLine(): string {
     const c = this.context
-    const says = (text: string) => this.message.includes(text)
+    const [head, ...rest] = this.message.split('\n')
+    const says = (text: string) => head.includes(text)
     const parts: string[] = []
     if (c.recordId) parts.push(`record ${c.recordId}`)
     if (c.stage) parts.push(`stage ${c.stage}`)
@@ -91,7 +96,8 @@ export class PipelineError extends Error {
     if (!offsetSaid && !fileSaid) parts.push(`byte ${c.offset}`)
     if (c.yamlPath && !says(c.yamlPath)) parts.push(c.yamlPath)
     const suffix = !offsetSaid && fileSaid ? ` (at byte ${c.offset})` : ''
-    return `${this.code}: ${parts.length ? `${parts.join(': ')}: ` : ''}${this.message}${suffix}`
+    const below = rest.map((l) => (/^\s/.test(l) ? l : `  ${l}`))
+    return [`${this.code}: ${parts.length ? `${parts.join(': ')}: ` : ''}${head}${suffix}`, ...below].join('\n')
   }
 }
 

@@ -75,6 +75,8 @@ export interface GapItem {
 /** A sliding window made by the segment stage. */
 export interface WindowItem {
   kind: 'window'
+  /** `<recordId>:w<index>`. */
+  id: string
   recordId: string
   index: number
   startSample: number
@@ -107,9 +109,11 @@ export interface BeatItem {
   [feature: string]: unknown
 }
 
-/** A rhythm episode, from one rhythm change annotation to the next (or the end of the record). */
+/** A rhythm episode, from its rhythm-change annotation to its end marker, the next change or the end of the record; emitted when it closes. */
 export interface RhythmItem {
   kind: 'rhythm'
+  /** `<recordId>:rh:<startSample>`. */
+  id: string
   recordId: string
   source: 'reference' | 'detector'
   /** Rhythm name without the MIT parenthesis: N, AFIB, AFL, B, T, VT, SVTA, P, ... */
@@ -123,6 +127,8 @@ export interface RhythmItem {
 /** Signal quality of one lead over a quality window (see src/dsp/signal-quality.ts for the checks). */
 export interface LeadQuality {
   label: string
+  /** The lead's position among the block's leads (0-based): tells apart two leads of one label. */
+  index: number
   /** Empty when the lead looks usable. */
   flags: ('invalid' | 'flat' | 'saturated' | 'noisy')[]
   invalidPct: number
@@ -134,6 +140,8 @@ export interface LeadQuality {
 /** A window of the record assessed by the quality stage, emitted before the block that completes it. */
 export interface QualityItem {
   kind: 'quality'
+  /** `<recordId>:q<index>`. */
+  id: string
   recordId: string
   index: number
   startSample: number
@@ -147,7 +155,7 @@ export interface QualityItem {
 // Kinds that mark a point of the signal: a stage that regroups samples (clean) may move them
 // to just before the block holding their position, as the read stage places annotations. Other
 // kinds (a gap above all) stay exactly between the samples before and after them.
-const POINT_KINDS: ReadonlySet<string> = new Set(['annotation', 'beat', 'rhythm', 'quality'])
+const POINT_KINDS: ReadonlySet<string> = new Set(['annotation', 'beat', 'rhythm', 'quality', 'excerpt'])
 
 /** Whether items of this kind mark a point of the signal (see POINT_KINDS). */
 export function isPointMark(kind: string): boolean {
@@ -155,12 +163,15 @@ export function isPointMark(kind: string): boolean {
 }
 
 /**
- * A rendered file or part of one (issue 4): render-text's window of a record's text file,
+ * A rendered file or part of one: render-text's window (or excerpt) of a record's text file,
  * render-strip's PNG, render-video's MP4 (or one part of it). `path` is relative to the run
- * directory (posix separators); the span is the signal it shows.
+ * directory (posix separators); the span is the signal it shows. Yielded only once the file (or
+ * the byte range `offset`..`offset + bytes` of it) is complete and readable under `path`.
  */
 export interface RenderItem {
   kind: 'render'
+  /** `<recordId>:<file under the record's media folder>`, plus `#w<index>` for a window's bytes of a text file. */
+  id: string
   recordId: string
   format: 'text' | 'png' | 'mp4'
   path: string
@@ -171,14 +182,86 @@ export interface RenderItem {
   startMs: number
   endMs: number
   leads: string[]
+  /** The ids of the items it shows (a window, an excerpt). */
+  from?: string[]
+  /** The excerpt it was made for. */
+  of?: string
   [field: string]: unknown
 }
 
-/** Any item: known kinds plus whatever custom stages emit (`kind` must be a non-empty string). */
-export type Item = SampleBlock | RecordingItem | AnnotationItem | GapItem | WindowItem | BeatItem | RhythmItem | QualityItem | RenderItem | CustomItem
+/** Why an excerpt was chosen: its rule, and for `around` the event it is centred on. */
+export interface ExcerptReason {
+  rule: 'every' | 'around' | 'random' | string
+  event?: { sample: number; timeMs: number; label: string; source: string; kind: 'beat' | 'rhythm' }
+  [field: string]: unknown
+}
 
-export interface CustomItem {
+/** A span of a record chosen by the excerpt stage; rendering, questions and model inputs refer to it by id. */
+export interface ExcerptItem {
+  kind: 'excerpt'
+  /** `<recordId>:ex:<set>:<startSample>`. */
+  id: string
+  recordId: string
+  /** The excerpt stage's set name: which renderers and question makers take it. */
+  set: string
+  startSample: number
+  /** One past its last sample. */
+  endSample: number
+  startMs: number
+  endMs: number
+  fs: number
+  reason: ExcerptReason
+}
+
+/** The summarize stage's Holter report figures of one record (fields: src/dsp/record-summary.ts). */
+export interface SummaryItem {
+  kind: 'summary'
+  /** `<recordId>:summary`. */
+  id: string
+  recordId: string
+  source: 'reference' | 'detector'
+  [field: string]: unknown
+}
+
+/** "Nothing positioned before `sample` is still to come" (src/core/watermark.ts); never written. */
+export interface WatermarkItem {
+  kind: 'watermark'
+  recordId: string
+  sample: number
+}
+
+/**
+ * The item kinds by name. A plugin that reads a kind of its own declares it here by declaration
+ * merging, so `item.kind === 'rr'` narrows to its type:
+ *   declare module 'holter-pipeline' { interface ItemKinds { rr: RrItem } }
+ */
+export interface ItemKinds {
+  recording: RecordingItem
+  block: SampleBlock
+  annotation: AnnotationItem
+  gap: GapItem
+  beat: BeatItem
+  rhythm: RhythmItem
+  quality: QualityItem
+  window: WindowItem
+  excerpt: ExcerptItem
+  render: RenderItem
+  summary: SummaryItem
+  watermark: WatermarkItem
+}
+
+/**
+ * An item a stage receives: one of the declared kinds, narrowed by `kind`. Items of kinds nobody
+ * declared flow through too (pass them on); read them as AnyItem.
+ */
+export type Item = ItemKinds[keyof ItemKinds]
+
+/** Any item as a stage may yield it: a `kind` of lower-case letters, digits, "-" or "_", and a recordId. */
+export interface AnyItem {
   kind: string
   recordId: string
   [key: string]: unknown
 }
+
+/** @deprecated the name of AnyItem before item kinds were declared in ItemKinds. */
+export type CustomItem = AnyItem

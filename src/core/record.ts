@@ -17,3 +17,16 @@ export interface RecordSpec {
   annotatorExplicit: boolean
   patient?: { age?: number; sex?: 'M' | 'F'; history?: string }
 }
+
+/** A file a record is read from, as the run manifest keeps it to tell a changed input on resume. */
+export interface InputFile {
+  path: string
+  size: number
+  mtimeMs: number
+}
+
+/** A record's header facts: its duration (for the ETA) and the files it is read from. */
+export interface RecordProbe {
+  durationSec: number
+  files: InputFile[]
+}

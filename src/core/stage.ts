@@ -1,15 +1,18 @@
 // The stage contract (design.md "Units", style rule 1). A stage is a plain object whose
 // `transform` is an async generator over items; the runner wires stages with
 // `node:stream/promises` `pipeline`, so backpressure, abort and error propagation come from Node.
-import type { Item } from './items.ts'
+import type { AnyItem, Item } from './items.ts'
 import type { RecordSpec } from './record.ts'
-import type { ItemJournal } from './services.ts'
+import type { ItemJournal, MediaStore, RunServices } from './services.ts'
 
 /** Where a stage's options came from, for error messages. */
 export interface OptionsSource {
   file: string
   yamlPath: string
+  /** Line of the stage's entry (or its options) in the dataset file. */
   line?: number
+  /** Line of an option inside the stage's options, by its path there (e.g. ['events', 'padSec']), when the YAML gives one. */
+  lineOf?(path: (string | number)[]): number | undefined
 }
 
 /** What a stage sees of the run while it transforms one record's stream. */
@@ -20,18 +23,24 @@ export interface StageContext<O = unknown> {
   record: RecordSpec
   options: O
   signal: AbortSignal
-  /** Run directory; media files belong under `mediaDir`. */
+  /** Run directory (item paths are relative to it). */
   runDir: string
+  /** The record's media folder (media.dir). */
   mediaDir: string
+  /** Writes and reads the record's media files (complete under their names when announced). */
+  media: MediaStore
+  /** Services shared by all records of the run: limiters, the content cache, secrets. */
+  run: RunServices
   /** Report a problem that does not stop the record (written to progress.ndjson and the summary). */
   warn(code: string, message: string, data?: Record<string, unknown>): void
   /** An item-level checkpoint store that survives interruption (see src/run/item-journal.ts). */
   journal(name: string): Promise<ItemJournal>
   /**
-   * Counts work that has no item of its own yet (render-video's frames, written into a video
-   * that becomes an item only when it closes), so live progress (`pipeline tail`) shows it.
+   * Counts work for live progress (`pipeline tail`): work that has no item of its own yet
+   * (render-video's frames, written into a video that becomes an item only when it closes),
+   * tokens and cost of model calls.
    */
-  count?(name: string, n?: number): void
+  count(name: string, n?: number): void
 }
 
 export interface Stage<O = unknown> {
@@ -41,7 +50,8 @@ export interface Stage<O = unknown> {
   version: number | string
   /** Validates and defaults this stage's options; throws PipelineError E_CONFIG_* naming `where`. */
   parseOptions?: (raw: unknown, where: OptionsSource) => O
-  transform: (source: AsyncIterable<Item>, ctx: StageContext<O>) => AsyncIterable<Item>
+  /** Receives the record's items; yields what goes downstream (every item it does not handle, unchanged). */
+  transform: (source: AsyncIterable<Item>, ctx: StageContext<O>) => AsyncIterable<Item | AnyItem>
 }
 
 /** Identity helper that types a stage object (like citty's defineCommand). */

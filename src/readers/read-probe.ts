@@ -1,9 +1,7 @@
 // Reads only a record's header(s): its duration (for progress and ETA) and the files it is made
 // of with their size and mtime (for the run manifest, which detects changed inputs on resume).
 import { stat } from 'node:fs/promises'
-import type { RecordSpec } from '../core/record.ts'
-import type { RecordProbe } from '../run/runner.ts'
-import type { InputFile } from '../run/manifest.ts'
+import type { InputFile, RecordProbe, RecordSpec } from '../core/record.ts'
 import { readEdfHeaderFromFile } from '../formats/edf-file.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath } from '../formats/wfdb-path.ts'
 import { datFilesOf } from '../formats/wfdb-signal.ts'

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { appendDurable, repairNdjson } from './ndjson-file.ts'
+import { ORDER_FILE } from './item-order.ts'
 
 export const CHECKPOINT_FILE = 'checkpoints.ndjson'
 const NOT_OUTPUTS = new Set([CHECKPOINT_FILE, 'progress.ndjson'])
@@ -53,7 +54,7 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
     }
   }
   for (const name of present) {
-    if (!name.endsWith('.ndjson') || NOT_OUTPUTS.has(name)) continue
+    if (!isOutput(name)) continue
     const full = path.join(runDir, name)
     const want = sizes[name]
     if (want === undefined) {
@@ -104,6 +105,11 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
       done.delete(recordId)
     },
   }
+}
+
+/** The files a record commits to: its <kind>.ndjson lines and their order (order.bin). */
+export function isOutput(name: string): boolean {
+  return (name.endsWith('.ndjson') && !NOT_OUTPUTS.has(name)) || name === ORDER_FILE
 }
 
 async function syncDir(dir: string): Promise<void> {

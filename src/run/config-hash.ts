@@ -5,10 +5,13 @@ import { createHash } from 'node:crypto'
 import type { Dataset } from '../config/dataset-schema.ts'
 import type { ResolvedStage } from '../config/plugins.ts'
 
-/** The part of a dataset that decides what the outputs hold. */
-export function configForHash(dataset: Dataset, stages: ResolvedStage[]): unknown {
+/**
+ * The part of a dataset that decides what the outputs hold. A run over an earlier run names that
+ * run (its directory, config hash and the kinds read) instead of its records.
+ */
+export function configForHash(dataset: Dataset, stages: ResolvedStage[], input?: { run: string; configHash: string; kinds: string[] }): unknown {
   return {
-    records: dataset.records,
+    ...(input ? { input } : { records: dataset.records }),
     stages: stages.map((s) => ({ name: s.stage.name, version: s.stage.version, sourceHash: s.sourceHash ?? null, options: s.options ?? null })),
     output: dataset.output,
   }
@@ -19,7 +22,8 @@ export function hashConfig(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex')
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON of a value with object keys sorted and undefined keys dropped (the form hashes are taken of). */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value && typeof value === 'object') {
     const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()

@@ -5,12 +5,9 @@
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
+import type { InputFile, RecordSpec } from '../core/record.ts'
 
-export interface InputFile {
-  path: string
-  size: number
-  mtimeMs: number
-}
+export type { InputFile }
 
 export interface Manifest {
   tool: { name: string; version: string; node: string }
@@ -19,6 +16,10 @@ export interface Manifest {
   configHash: string
   stages: { name: string; version: number | string; source: string; sourceHash?: string }[]
   inputs: { recordId: string; files: InputFile[] }[]
+  /** The earlier run this one reads (a dataset's `input:`): its directory, config hash and the kinds read. */
+  input?: { run: string; configHash: string; kinds: string[] }
+  /** The records as the run read them (a run over this one takes its record specs from here). */
+  records?: RecordSpec[]
   config: unknown
   sessions: { startedAt: string; endedAt?: string; status?: string; pid: number }[]
 }

@@ -6,11 +6,14 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { readManifest, type Manifest, type InputFile } from './manifest.ts'
 import { LOCK_FILE } from './run-lock.ts'
+import { ORDER_FILE } from './item-order.ts'
+import { describeConfigChange } from './config-diff.ts'
 
-const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts'])
+const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts', ORDER_FILE])
 
 /** Prepares `runDir` (created and locked by the caller); returns the previous manifest when resuming, null for a fresh run. */
-export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean): Promise<Manifest | null> {
+/** `config` (configForHash's value) lets a refusal say what changed since the run directory was made. */
+export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean, config?: unknown): Promise<Manifest | null> {
   const previous = await readManifest(runDir)
   const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
   if (!previous && leftovers.length > 0) {
@@ -27,11 +30,13 @@ export async function openRunDir(runDir: string, configHash: string, inputs: Man
   }
   if (!previous) return null
   if (previous.configHash !== configHash) {
-    throw new PipelineError('E_CONFIG_CHANGED', `this run directory holds results of a different dataset config (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)}); pass --restart to discard them, or --out to write elsewhere`, { file: path.join(runDir, 'manifest.json') })
+    const changes = config === undefined ? [] : describeConfigChange(previous.config, config)
+    const what = changes.length ? `; changed since: ${changes.join('; ')}` : ` (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)})`
+    throw new PipelineError('E_CONFIG_CHANGED', `this run directory holds results of a different dataset config${what}; pass --restart to discard them, or --out to write elsewhere`, { file: path.join(runDir, 'manifest.json'), changes })
   }
   const changed = changedInputs(previous.inputs, inputs)
   if (changed.length > 0) {
-    throw new PipelineError('E_CONFIG_CHANGED', `input files changed since this run started (${changed.slice(0, 3).join(', ')}); pass --restart to redo the run with the new files`, { file: path.join(runDir, 'manifest.json') })
+    throw new PipelineError('E_CONFIG_CHANGED', `input files changed since this run started (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? `, and ${changed.length - 3} more` : ''}); pass --restart to redo the run with the new files`, { file: path.join(runDir, 'manifest.json'), changed })
   }
   return previous
 }

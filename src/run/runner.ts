@@ -10,26 +10,27 @@
 //                      v
 //                 <kind>.ndjson + checkpoints.ndjson (+ progress.ndjson, manifest.json)
 import path from 'node:path'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { forEachBounded } from '../core/bounded.ts'
 import { isAbortError, PipelineError, withContext } from '../core/errors.ts'
-import { configForHash, hashConfig } from './config-hash.ts'
+import type { RecordProbe, RecordSpec } from '../core/record.ts'
+import type { ItemJournal } from '../core/services.ts'
+import type { Dataset } from '../config/dataset-schema.ts'
+import type { ResolvedStage } from '../config/plugins.ts'
+import { makeDirs } from '../sinks/make-dirs.ts'
 import { openRunDir } from './run-dir.ts'
 import { runRecord, type RecordRunResult } from './run-record.ts'
-import type { Dataset, RecordSpec } from '../config/dataset-schema.ts'
-import type { ResolvedStage } from '../config/plugins.ts'
+import { planRun } from './run-plan.ts'
 import type { ProgressEvent } from './progress-events.ts'
 import { TOOL } from './version.ts'
 import { openCheckpointStore } from './checkpoint-store.ts'
-import { openItemJournal, type ItemJournal } from './item-journal.ts'
+import { openItemJournal } from './item-journal.ts'
 import { openProgressLog } from './progress-log.ts'
 import { acquireRunLock } from './run-lock.ts'
-import { writeManifest, type InputFile, type Manifest } from './manifest.ts'
+import { writeManifest, type Manifest } from './manifest.ts'
+import { cacheDirOf, createRunServices } from './run-services.ts'
 
-export interface RecordProbe {
-  durationSec: number
-  files: InputFile[]
-}
+export type { RecordProbe }
 
 export interface RunOptions {
   runDir: string
@@ -54,11 +55,7 @@ type Outcome = { ok: true; result: RecordRunResult } | { ok: false; error: Pipel
 
 /** Runs (or resumes) a dataset into its run directory, holding the directory's lock throughout. */
 export async function runDataset(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
-  try {
-    await mkdir(opts.runDir, { recursive: true })
-  } catch (cause) {
-    throw new PipelineError('E_IO', `cannot create the run directory: ${(cause as Error).message}; choose another --out`, { file: opts.runDir }, { cause })
-  }
+  await makeDirs(opts.runDir, 'the run directory')
   const release = await acquireRunLock(opts.runDir)
   try {
     return await runLocked(dataset, stages, opts)
@@ -72,16 +69,9 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   // A failed commit (disk full...) stops the whole run like an interrupt, then is rethrown.
   const internal = new AbortController()
   const signal = AbortSignal.any([opts.signal, internal.signal])
-  // Headers only, a few at a time (thousands of records must not exhaust file handles). A record
-  // whose header is bad is probed as empty here; reading it fails with the reader's message.
-  const probes: RecordProbe[] = dataset.records.map(() => ({ durationSec: 0, files: [] }))
-  await forEachBounded(dataset.records, 8, async (r, i) => {
-    probes[i] = await opts.probe(r).catch((): RecordProbe => ({ durationSec: 0, files: [] }))
-  })
-  const inputs = dataset.records.map((r, i) => ({ recordId: r.id, files: probes[i].files }))
-  const config = configForHash(dataset, stages)
-  const configHash = hashConfig(config)
-  const previous = await openRunDir(runDir, configHash, inputs, opts.restart ?? false)
+  const plan = await planRun(dataset, stages, opts.probe)
+  const { records, probes, inputs, config, configHash } = plan
+  const previous = await openRunDir(runDir, configHash, inputs, opts.restart ?? false, config)
   const checkpoints = await openCheckpointStore(runDir)
   const startedAt = new Date().toISOString()
   const manifest: Manifest = {
@@ -91,6 +81,8 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
     configHash,
     stages: stages.map((s) => ({ name: s.stage.name, version: s.stage.version, source: s.source, sourceHash: s.sourceHash })),
     inputs,
+    ...(plan.manifestInput ? { input: plan.manifestInput } : {}),
+    records,
     config,
     sessions: [...(previous?.sessions ?? []), { startedAt, pid: process.pid }],
   }
@@ -104,15 +96,22 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
     doneSeconds += line.seconds
     for (const [k, n] of Object.entries(line.counts)) doneItems[k] = (doneItems[k] ?? 0) + n
   }
-  log.write({ t: 'run-start', at: startedAt, pid: process.pid, name: dataset.name, totalRecords: dataset.records.length, totalSeconds: probes.reduce((a, p) => a + p.durationSec, 0), doneRecords: checkpoints.done.size, doneSeconds, doneItems })
+  log.write({ t: 'run-start', at: startedAt, pid: process.pid, name: dataset.name, totalRecords: records.length, totalSeconds: probes.reduce((a, p) => a + p.durationSec, 0), doneRecords: checkpoints.done.size, doneSeconds, doneItems })
 
   const warnings: RunResult['warnings'] = []
   const failed: RunResult['failed'] = []
   const journals = new Map<string, Promise<ItemJournal>>()
   const exclude = new Set(dataset.output.exclude)
-  const outcomes = dataset.records.map(() => deferred<Outcome>())
+  const outcomes = records.map(() => deferred<Outcome>())
+  const services = createRunServices({ cacheDir: cacheDirOf(runDir, dataset.cache, dataset.file) })
+  const input = plan.input
+  if (input) {
+    // The read-run stage of every record opens the input run through this, once.
+    void services.once(`input-run:${input.dir}`, async () => input)
+    if (input.locked) log.write({ t: 'warning', at: startedAt, code: 'W_INPUT_RUNNING', message: `the input run ${input.dir} is still being written; its ${input.records.length} finished records are read (run this again later for the rest)` })
+  }
   const env = {
-    runDir, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs,
+    runDir, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs, services,
     warn(recordId: string, code: string, message: string) {
       warnings.push({ recordId, code, message })
       log.write({ t: 'warning', at: now(), recordId, code, message })
@@ -127,14 +126,14 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   }
 
   const t0 = Date.now()
-  const skippedAtStart = dataset.records.filter((r) => checkpoints.done.has(r.id)).length
+  const skippedAtStart = records.filter((r) => checkpoints.done.has(r.id)).length
   let done = 0
   let commitError: unknown = null
   const committer = commitInOrder().catch((err) => {
     commitError = err
     internal.abort()
   })
-  await forEachBounded(dataset.records, dataset.concurrency.records, async (record, index) => {
+  await forEachBounded(records, dataset.concurrency.records, async (record, index) => {
     if (checkpoints.done.has(record.id)) return outcomes[index].resolve({ skip: true })
     log.write({ t: 'record-start', at: now(), recordId: record.id, index, durationSec: probes[index].durationSec })
     try {
@@ -143,12 +142,12 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
       if (signal.aborted && isAbortError(err)) outcomes[index].resolve({ aborted: true })
       else outcomes[index].resolve({ ok: false, error: withContext(err, { recordId: record.id }) })
     }
-  }, { signal, skipped: (i) => outcomes[i].resolve(checkpoints.done.has(dataset.records[i].id) ? { skip: true } : { aborted: true }) })
+  }, { signal, skipped: (i) => outcomes[i].resolve(checkpoints.done.has(records[i].id) ? { skip: true } : { aborted: true }) })
   await committer
   // Part files of unfinished records are useless now (a resume redoes those records).
   await rm(path.join(runDir, '.parts'), { recursive: true, force: true })
 
-  const complete = done + failed.length + skippedAtStart === dataset.records.length
+  const complete = done + failed.length + skippedAtStart === records.length
   const status: RunResult['status'] = !complete ? 'interrupted' : failed.length ? 'failed' : 'finished'
   log.write({ t: 'run-end', at: now(), status, done: checkpoints.done.size, failed: failed.length, wallMs: Date.now() - t0 })
   for (const j of journals.values()) await (await j).close()
@@ -159,9 +158,9 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   return { runDir, status, done, skipped: skippedAtStart, failed, warnings }
 
   async function commitInOrder(): Promise<void> {
-    for (let i = 0; i < dataset.records.length; i++) {
+    for (let i = 0; i < records.length; i++) {
       const outcome = await outcomes[i].promise
-      const record = dataset.records[i]
+      const record = records[i]
       if ('skip' in outcome) continue
       if ('aborted' in outcome) break
       if (outcome.ok) {

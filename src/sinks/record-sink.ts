@@ -1,14 +1,17 @@
 // The end of every record's stream: writes each item kind to its own part file under
 // `.parts/<recordId>/` with backpressure (awaits 'drain' whenever write() says so). Part files
-// are moved into the run's outputs only when the whole record is done (checkpoint-store.ts), so
-// an interrupted record never leaves half its lines in the outputs.
+// are moved into the run's outputs only when the whole record is done (run/checkpoint-store.ts), so
+// an interrupted record never leaves half its lines in the outputs. Beside them, order.bin
+// records the order of the lines across kinds and the watermarks between them (run/item-order.ts),
+// so a run over this one streams the record as it came. Watermarks themselves are not written.
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { once } from 'node:events'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { Item } from '../core/items.ts'
-import { serializeItem } from './serialize.ts'
+import { createSerializer } from './serialize.ts'
+import { createOrderWriter, ORDER_FILE } from '../run/item-order.ts'
 
 /** Kinds whose file names the run directory reserves for its own bookkeeping. */
 export const RESERVED_KINDS = new Set(['checkpoints', 'progress', 'manifest'])
@@ -33,15 +36,28 @@ export function createRecordSink(opts: RecordSinkOptions) {
     await mkdir(opts.partsDir, { recursive: true })
     const streams = new Map<string, Pending>()
     const counts: Record<string, number> = {}
+    const serialize = createSerializer(opts.decimals)
+    const order = createOrderWriter()
+    const orderOut: Pending = { ws: createWriteStream(path.join(opts.partsDir, ORDER_FILE)), pending: '' }
+    streams.set('\0order', orderOut)
     // A write error (disk full) fails the record; errors after we destroyed a stream on abort
     // are expected and only recorded, never left as unhandled 'error' events.
     let failure: Error | null = null
     const onError = (err: Error) => {
       failure ??= err
     }
+    async function writeOrder(): Promise<void> {
+      const bytes = order.take()
+      if (bytes && !orderOut.ws.write(bytes)) await once(orderOut.ws, 'drain', { signal })
+    }
     try {
+      orderOut.ws.on('error', onError)
       for await (const item of source) {
         const kind = checkKind(item)
+        if (kind === 'watermark') {
+          order.watermark((item as { sample: number }).sample)
+          continue
+        }
         opts.onItem?.(item)
         if (opts.exclude.has(kind)) continue
         let out = streams.get(kind)
@@ -52,11 +68,18 @@ export function createRecordSink(opts: RecordSinkOptions) {
           streams.set(kind, out)
         }
         counts[kind] = (counts[kind] ?? 0) + 1
-        out.pending += serializeItem(item, opts.decimals)
-        // Small lines (annotations, beats) are batched: one write per ~64 KB, not per line.
-        if (out.pending.length >= BATCH_CHARS) await flush(out, signal)
+        out.pending += serialize(item)
+        order.line(kind)
+        // Small lines (annotations, beats) are batched: one write per ~64 KB, not per line; the
+        // order bytes go out with them, so what they hold stays bounded too.
+        if (out.pending.length >= BATCH_CHARS) {
+          await flush(out, signal)
+          await writeOrder()
+        }
         if (failure) throw failure
       }
+      await Promise.all([...streams.values()].filter((o) => o !== orderOut).map((o) => flush(o, signal)))
+      await writeOrder()
       await Promise.all([...streams.values()].map(async (out) => {
         await flush(out, signal)
         out.ws.end()

@@ -11,8 +11,18 @@ function escapeRegExp(s: string): string {
 const MARK = `\u0001typed-${process.pid}-${Math.random().toString(36).slice(2)}\u0001`
 const MARK_PATTERN = new RegExp(`"${escapeRegExp(JSON.stringify(MARK).slice(1, -1))}(\\d+)"`, 'g')
 
+/** A serializer of items with its own scratch buffer (one per record sink, none shared at module level). */
+export function createSerializer(decimals: number): (item: object) => string {
+  const format = createFixedArrayFormatter()
+  return (item) => serializeWith(item, decimals, format)
+}
+
 /** Serializes one item as one NDJSON line; typed arrays at the top level or in a top-level array become rounded number arrays. */
 export function serializeItem(item: object, decimals: number): string {
+  return serializeWith(item, decimals, createFixedArrayFormatter())
+}
+
+function serializeWith(item: object, decimals: number, formatFixedArray: FixedArrayFormatter): string {
   let copy: Record<string, unknown> | null = null
   const arrays: string[] = []
   const source = item as Record<string, unknown>
@@ -40,7 +50,17 @@ function isNumericView(v: unknown): v is ArrayLike<number> {
   return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array)
 }
 
-let scratch = new Uint8Array(1 << 16)
+type FixedArrayFormatter = (values: ArrayLike<number>, decimals: number) => string
+
+/** formatFixedArray with a scratch buffer of its own, grown as needed. */
+export function createFixedArrayFormatter(): FixedArrayFormatter {
+  let scratch = new Uint8Array(1 << 16)
+  return (values, decimals) => {
+    const need = 2 + values.length * 24
+    if (scratch.length < need) scratch = new Uint8Array(need)
+    return formatFixedInto(scratch, values, decimals)
+  }
+}
 
 /**
  * `JSON.stringify(Array.from(values, v => round(v)))` where round keeps `decimals` decimals and
@@ -48,13 +68,14 @@ let scratch = new Uint8Array(1 << 16)
  * round-trip text of k / 10^d is the decimal k with its point moved, for |k| < 2^53).
  */
 export function formatFixedArray(values: ArrayLike<number>, decimals: number): string {
+  return formatFixedInto(new Uint8Array(2 + values.length * 24), values, decimals)
+}
+
+function formatFixedInto(out: Uint8Array, values: ArrayLike<number>, decimals: number): string {
   const scale = 10 ** decimals
   if (decimals > 6) {
     return JSON.stringify(Array.from(values, (v) => (Number.isFinite(v) ? Math.round(v * scale) / scale : null)))
   }
-  const need = 2 + values.length * 24
-  if (scratch.length < need) scratch = new Uint8Array(need)
-  const out = scratch
   let p = 0
   out[p++] = 0x5b // [
   for (let i = 0; i < values.length; i++) {

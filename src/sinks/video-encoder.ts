@@ -7,9 +7,10 @@
 // 'error' event is always handled (EPIPE would otherwise crash the process). Output goes to
 // `<file>.partial` and is renamed only after ffmpeg exits 0, so a torn MP4 never looks whole.
 import { spawn } from 'node:child_process'
-import { rename, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 import { installHint } from './ffmpeg.ts'
+import { commitPartial, partialPath } from './partial-file.ts'
 
 export interface VideoEncoderOptions {
   /** Path of the ffmpeg binary (see requireFfmpeg). */
@@ -52,7 +53,7 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
   const opts = validateEncoderOptions(o)
   o.signal.throwIfAborted()
   const { file, signal } = opts
-  const partial = `${file}.partial`
+  const partial = partialPath(file)
   const frameBytes = opts.width * opts.height * 4
   const child = spawn(opts.ffmpeg, ffmpegArgs(opts, partial), { stdio: ['pipe', 'ignore', 'pipe'] })
   const stdin = child.stdin!
@@ -170,13 +171,8 @@ export function createVideoEncoder(o: VideoEncoderOptions): VideoEncoder {
         else stdin.end()
         const { ok } = await exited
         if (!ok) throw failure
-        try {
-          await rename(partial, file)
-          renamed = true
-        } catch (err) {
-          await rm(partial, { force: true }).catch((rmErr) => Object.assign(err as object, { cleanupError: rmErr }))
-          throw new PipelineError('E_IO', `cannot move the finished video ${partial} to ${file}: ${(err as Error).message}`, { file }, { cause: err })
-        }
+        await commitPartial(file)
+        renamed = true
         return { file, bytes: (await stat(file)).size, frames }
       })
       return finished

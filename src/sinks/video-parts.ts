@@ -2,16 +2,16 @@
 // `numbered`, the files are <name>-part001.mp4, -part002.mp4, ... and a part is closed before
 // the frame that would take it past `maxFrames`, or once its growing file has reached
 // `maxBytes` (looked at every BYTES_CHECK frames); otherwise the one file is <name>.mp4.
-import { mkdir } from 'node:fs/promises'
-import path from 'node:path'
 import type { WindowItem } from '../core/items.ts'
+import type { MediaReservation, MediaStore } from '../core/services.ts'
 import { createVideoEncoder, type VideoEncoder } from './video-encoder.ts'
 
 const BYTES_CHECK = 10
 
 export interface VideoPartsOptions {
   ffmpeg: string
-  dir: string
+  /** Where the parts go: the record's media store, and their name under its folder. */
+  media: MediaStore
   name: string
   numbered: boolean
   fps: number
@@ -23,9 +23,10 @@ export interface VideoPartsOptions {
   size: { width: number; height: number }
 }
 
-/** A finished part: its file and size, its frames and the first and last window they show. */
+/** A finished part: its file (run-relative path and its name under the media folder) and size, its frames and the first and last window they show. */
 export interface PartDone {
-  file: string
+  path: string
+  rel: string
   bytes: number
   frames: number
   fps: number
@@ -47,6 +48,8 @@ export interface VideoParts {
 
 export function createVideoParts(o: VideoPartsOptions): VideoParts {
   let enc: VideoEncoder | null = null
+  let reserved: MediaReservation | null = null
+  let rel = ''
   let part = 0
   let first: WindowItem | null = null
   let last: WindowItem | null = null
@@ -55,8 +58,9 @@ export function createVideoParts(o: VideoPartsOptions): VideoParts {
     if (!enc) return null
     const e = enc
     enc = null
-    const { file, bytes, frames } = await e.finish()
-    return { file, bytes, frames, fps: o.fps, part, width: o.size.width, height: o.size.height, first: first!, last: last! }
+    const { frames } = await e.finish()
+    const bytes = await reserved!.adopt()
+    return { path: reserved!.path, rel, bytes, frames, fps: o.fps, part, width: o.size.width, height: o.size.height, first: first!, last: last! }
   }
   const full = async (): Promise<boolean> => {
     if (!enc || !o.numbered) return false
@@ -68,9 +72,9 @@ export function createVideoParts(o: VideoPartsOptions): VideoParts {
       const closed = (await full()) ? await close() : null
       if (!enc) {
         part++
-        await mkdir(o.dir, { recursive: true })
-        const file = path.join(o.dir, o.numbered ? `${o.name}-part${String(part).padStart(3, '0')}.mp4` : `${o.name}.mp4`)
-        enc = createVideoEncoder({ ffmpeg: o.ffmpeg, file, width: o.size.width, height: o.size.height, fps: o.fps, signal: o.signal, crf: o.crf, preset: o.preset })
+        rel = o.numbered ? `${o.name}-part${String(part).padStart(3, '0')}.mp4` : `${o.name}.mp4`
+        reserved = await o.media.reserve(rel)
+        enc = createVideoEncoder({ ffmpeg: o.ffmpeg, file: reserved.file, width: o.size.width, height: o.size.height, fps: o.fps, signal: o.signal, crf: o.crf, preset: o.preset })
         first = w
       }
       await enc.writeFrame(frame)

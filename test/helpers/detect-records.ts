@@ -57,8 +57,8 @@ export async function detectOverFiles(files: string[], options: number | DetectO
   for (const file of files) {
     let length = 0
     const spec = recordSpec(file)
-    let items: AsyncIterable<Item> = read.transform((async function* () {})(), readContext(spec))
-    if (opts.clean) items = clean.transform(items, testContext(clean, {}, spec, []))
+    let items = read.transform((async function* () {})(), readContext(spec)) as AsyncIterable<Item>
+    if (opts.clean) items = clean.transform(items, testContext(clean, {}, spec, [])) as AsyncIterable<Item>
     for await (const item of items) {
       if (isBlock(item)) {
         out.fs = item.fs
@@ -71,7 +71,7 @@ export async function detectOverFiles(files: string[], options: number | DetectO
           const start = out.totalSamples + item.startSample + at
           if (cls) {
             const t = performance.now()
-            cls.push(block, start)
+            out.classified.push(...cls.push(block, start))
             out.classifyMs += performance.now() - t
           }
           const t = performance.now()

@@ -33,7 +33,7 @@ export async function readRecord(spec: RecordSpec, rawOptions: Record<string, un
   const warnings: Warning[] = []
   const items: Item[] = []
   const ctx = readContext(spec, rawOptions, warnings)
-  for await (const item of read.transform(empty(), ctx)) items.push(item)
+  for await (const item of read.transform(empty(), ctx)) items.push(item as Item)
   return { items, warnings }
 }
 
@@ -42,7 +42,7 @@ export async function readUntilError(spec: RecordSpec, rawOptions: Record<string
   const warnings: Warning[] = []
   const items: Item[] = []
   try {
-    for await (const item of read.transform(empty(), readContext(spec, rawOptions, warnings))) items.push(item)
+    for await (const item of read.transform(empty(), readContext(spec, rawOptions, warnings))) items.push(item as Item)
   } catch (error) {
     return { items, warnings, error }
   }

@@ -1,12 +1,11 @@
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { runDataset, type RecordProbe } from '../../src/run/runner.ts'
 import { defineStage, type Stage } from '../../src/core/stage.ts'
 import type { Dataset, RecordSpec } from '../../src/config/dataset-schema.ts'
 import type { ResolvedStage } from '../../src/config/plugins.ts'
-import type { Item, SampleBlock } from '../../src/core/items.ts'
+import type { AnyItem, Item, SampleBlock } from '../../src/core/items.ts'
 import read from '../../src/stages/read.ts'
 import { probeRecord } from '../../src/readers/read-probe.ts'
 import { ROOT } from '../helpers/shared.ts'
@@ -19,18 +18,18 @@ function dataset(ids: string[], concurrency = 1): Dataset {
   return { file: '/virtual/d.yaml', name: 'test', out: '/unused', concurrency: { records: concurrency }, records, stages: [], output: { exclude: ['block'], decimals: 4 } }
 }
 
+// The test stages stand for the user's own (plugins; the synthetic source is a reader of theirs); read is the built-in.
 function resolved(...stages: Stage<any>[]): ResolvedStage[] {
-  return stages.map((stage) => ({ stage, options: {}, source: 'builtin' }))
+  return stages.map((stage) => ({ stage, options: {}, source: stage === read ? 'builtin' : `/test/${stage.name}.ts` }))
 }
 
-/** A source stage: `n` blocks of 100 samples and one `tick` item per block, per record. */
-function source(n: number, opts: { delayMs?: (recordId: string) => number; onYield?: () => void } = {}) {
+/** A source stage: `n` blocks of 100 samples and one `tick` item per block, per record; `before` is awaited before each block. */
+function source(n: number, opts: { before?: (recordId: string, i: number) => Promise<void> | void } = {}) {
   return defineStage({
     name: 'synthetic', version: 1,
     async *transform(_src, ctx) {
       for (let i = 0; i < n; i++) {
-        if (opts.delayMs) await sleep(opts.delayMs(ctx.recordId))
-        opts.onYield?.()
+        await opts.before?.(ctx.recordId, i)
         const b: SampleBlock = { kind: 'block', recordId: ctx.recordId, fs: 100, startSample: i * 100, labels: ['x'], leads: [new Float32Array(100).fill(i)] }
         yield b
         yield { kind: 'tick', recordId: ctx.recordId, i }
@@ -52,7 +51,8 @@ describe('runner', () => {
         for await (const item of src) {
           if (item.kind === 'block') {
             consumed++
-            await sleep(2)
+            // A sink slower than the reader: a turn of the event loop per block.
+            await new Promise((resolve) => setImmediate(resolve))
           }
           yield item
         }
@@ -78,11 +78,25 @@ describe('runner', () => {
 
   it('runs records concurrently up to the limit and still writes byte-identical outputs in dataset order', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e']
-    const delay = (id: string) => ({ a: 6, b: 1, c: 4, d: 0, e: 2 })[id] ?? 0
     const run = async (concurrency: number) => {
       let inFlight = 0
       let peak = 0
       const ended: string[] = []
+      // With records in parallel (latches, not delays): a, b and c each wait for the other two to
+      // have started, and a's last block waits until b has ended.
+      let bEnded!: () => void
+      const bDone = new Promise<void>((resolve) => (bEnded = resolve))
+      let started = 0
+      let allStarted!: () => void
+      const three = new Promise<void>((resolve) => (allStarted = resolve))
+      const before = (id: string, i: number) => {
+        if (concurrency === 1) return
+        if (i === 0 && 'abc'.includes(id)) {
+          if (++started === 3) allStarted()
+          return three
+        }
+        if (id === 'a' && i === 19) return bDone
+      }
       const tracked = defineStage({
         name: 'tracked', version: 1,
         async *transform(src, ctx) {
@@ -92,11 +106,12 @@ describe('runner', () => {
           } finally {
             inFlight--
             ended.push(ctx.recordId)
+            if (ctx.recordId === 'b') bEnded()
           }
         },
       })
       const dir = tmpDir()
-      const r = await runDataset(dataset(ids, concurrency), resolved(source(20, { delayMs: delay }), tracked), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+      const r = await runDataset(dataset(ids, concurrency), resolved(source(20, { before }), tracked), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
       expect(r).toMatchObject({ status: 'finished', done: 5, failed: [] })
       return { dir, peak, ended }
     }
@@ -119,7 +134,7 @@ describe('runner', () => {
       name: 'boom', version: 1,
       async *transform(src, ctx) {
         for await (const item of src) {
-          if (ctx.recordId === 'b' && item.kind === 'tick' && (item as unknown as { i: number }).i === 3) throw new Error('bad sample')
+          if (ctx.recordId === 'b' && (item as AnyItem).kind === 'tick' && (item as AnyItem).i === 3) throw new Error('bad sample')
           yield item
         }
       },
@@ -129,8 +144,10 @@ describe('runner', () => {
     expect(r.status).toBe('failed')
     expect(r.done).toBe(2)
     expect(r.failed).toHaveLength(1)
-    expect(r.failed[0].error.context).toMatchObject({ recordId: 'b', stage: 'boom' })
-    expect(r.failed[0].error.toLine()).toContain('record b: stage boom: bad sample')
+    // A user's stage that throws is that stage failing (E_STAGE_FAILED, naming it), not our bug (E_INTERNAL).
+    expect(r.failed[0].error).toMatchObject({ code: 'E_STAGE_FAILED', context: { recordId: 'b', stage: 'boom', file: '/test/boom.ts' } })
+    expect(r.failed[0].error.toLine()).toMatch(/^E_STAGE_FAILED: record b: stage boom: .*your stage "boom" \(\/test\/boom.ts\) failed: bad sample/)
+    expect((r.failed[0].error.cause as Error).message).toBe('bad sample')
     const ticks = readFileSync(path.join(dir, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
     expect(ticks.filter((t) => t === 'a')).toHaveLength(10)
     expect(ticks.filter((t) => t === 'c')).toHaveLength(10)
@@ -148,8 +165,8 @@ describe('runner', () => {
         const journal = await ctx.journal('answers')
         for await (const item of src) {
           yield item
-          if (item.kind !== 'tick') continue
-          const key = `${ctx.recordId}:${(item as unknown as { i: number }).i}`
+          if ((item as AnyItem).kind !== 'tick') continue
+          const key = `${ctx.recordId}:${(item as AnyItem).i}`
           let answer = await journal.get<string>(key)
           if (answer === undefined) {
             paid.push(key)
@@ -184,7 +201,7 @@ describe('runner', () => {
     expect(r).toMatchObject({ status: 'finished', done: 2, skipped: 0 })
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
     expect(manifest.sessions).toHaveLength(1)
-    expect(manifest.stages).toEqual([{ name: 'synthetic', version: 1, source: 'builtin' }])
+    expect(manifest.stages).toEqual([{ name: 'synthetic', version: 1, source: '/test/synthetic.ts' }])
   })
 
   it('never writes into, nor clears with restart, a non-empty directory that is not a run', async () => {
@@ -233,7 +250,7 @@ describe('runner', () => {
   })
 
   it('rejects items without a usable kind, naming the rule', async () => {
-    const bad = defineStage({ name: 'bad', version: 1, async *transform() { yield { kind: 'Progress!', recordId: 'a' } as Item } })
+    const bad = defineStage({ name: 'bad', version: 1, async *transform() { yield { kind: 'Progress!', recordId: 'a' } as AnyItem } })
     const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
     expect(r.failed[0].error.code).toBe('E_STAGE_OUTPUT')
   })
