@@ -1,13 +1,17 @@
 // Decides, for each beat passing a stage, whether it lies in an artifact window of the quality
-// stage, in bounded memory. A window's `quality` item can arrive after beats inside it (the
-// window is judged when it ends), so beats wait in arrival order until a window covers them,
-// or until the stream has moved `holdSec` past them with no window covering them (no quality
-// stage upstream, a gap, or a tail under 1 s): those count as clean.
+// stage. A window's `quality` item can arrive after beats inside it (the window is judged when it
+// ends), so beats wait in arrival order until a window covers them, or until the watermark has
+// passed them: every quality item is positioned at its window's start, so once the watermark is
+// past a beat no window covering it is still to come, and an uncovered beat (no quality stage,
+// a gap, a tail under 1 s) counts as clean. No guessed delay: a beat waits exactly as long as
+// the stages before may still send its window.
 // Which leads matter: a detector beat is an artifact when its own lead is flagged; a reference
 // beat (annotators read every lead) only when all leads are flagged. A clean beat that follows a
 // flagged window with no beat in it (a lead off for 20 s) is marked `afterArtifact`, and one that
 // follows an EDF+D gap `afterGap`, so no interval is measured across either.
 // Breaks are placed by sample, not by arrival: beats before a gap may reach this stage after it.
+// Windows are kept back to the last beat released of each source (what afterArtifact looks
+// across), and found by binary search, so a long stretch without beats costs memory, not time.
 import type { BeatItem, QualityItem } from '../core/items.ts'
 
 export interface GatedBeat {
@@ -24,32 +28,48 @@ export interface ArtifactGate {
   /** A gap in the signal before sample `atSample`. */
   gap(atSample: number): void
   beat(b: BeatItem): GatedBeat[]
-  /** The stream has reached sample `end` at sampling rate fs. */
-  position(end: number, fs: number): GatedBeat[]
+  /** The watermark passed sample `sample`: no quality window starting before it is still to come. */
+  watermark(sample: number): GatedBeat[]
   finish(): GatedBeat[]
 }
 
-/** A gate holding beats at most `holdSec` of stream behind. */
-export function createArtifactGate(holdSec = 120): ArtifactGate {
-  const windows: QualityItem[] = []
+/** A gate releasing beats by watermark. */
+export function createArtifactGate(): ArtifactGate {
+  let windows: QualityItem[] = [] // in arrival order, which is their order in the signal
   let breaks: number[] = [] // gap positions, in order
   let held: BeatItem[] = []
-  let pos = 0
-  let hold = Infinity // samples; known from the first block
+  let passed = -Infinity
 
   const last = { reference: -1, detector: -1 } // the previous released beat per source
   const isArtifact = (b: BeatItem, w: QualityItem): boolean => {
-    // A window's leads are in the blocks' order, so the index finds the lead even when two
-    // leads share a label; the label serves for beats from elsewhere that carry only it.
-    const own = b.leadIndex !== undefined ? w.leads[b.leadIndex] : b.lead === undefined ? undefined : w.leads.find((l) => l.label === b.lead)
+    // The index finds the lead even when two leads share a label (a window's leads carry their
+    // index, and are in the blocks' order anyway); the label serves for beats from elsewhere
+    // that carry only it.
+    const own = b.leadIndex !== undefined ? (w.leads.find((l) => l.index === b.leadIndex) ?? w.leads[b.leadIndex]) : b.lead === undefined ? undefined : w.leads.find((l) => l.label === b.lead)
     return own ? own.flags.length > 0 : w.leads.length > 0 && w.leads.every((l) => l.flags.length > 0)
   }
-  const covering = (sample: number): QualityItem | undefined => {
-    for (let i = windows.length - 1; i >= 0; i--) if (windows[i].startSample <= sample && sample < windows[i].endSample) return windows[i]
-    return undefined
+  /** Index of the first window ending after `sample`. */
+  const firstEndingAfter = (sample: number): number => {
+    let lo = 0
+    let hi = windows.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (windows[mid].endSample <= sample) lo = mid + 1
+      else hi = mid
+    }
+    return lo
   }
-  const flaggedBetween = (b: BeatItem, from: number): boolean =>
-    from >= 0 && windows.some((w) => w.startSample > from && w.endSample <= b.sample && isArtifact(b, w))
+  const covering = (sample: number): QualityItem | undefined => {
+    const w = windows[firstEndingAfter(sample)]
+    return w && w.startSample <= sample ? w : undefined
+  }
+  const flaggedBetween = (b: BeatItem, from: number): boolean => {
+    if (from < 0) return false
+    for (let i = firstEndingAfter(from); i < windows.length && windows[i].endSample <= b.sample; i++) {
+      if (windows[i].startSample > from && isArtifact(b, windows[i])) return true
+    }
+    return false
+  }
   const emit = (out: GatedBeat[], b: BeatItem, artifact: boolean) => {
     const from = last[b.source]
     const afterGap = from >= 0 && breaks.some((g) => g > from && g <= b.sample)
@@ -63,13 +83,15 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
       const b = held[k]
       const w = covering(b.sample)
       if (w) emit(out, b, isArtifact(b, w))
-      else if (all || pos - b.sample > hold || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) emit(out, b, false)
+      else if (all || b.sample < passed || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) emit(out, b, false)
       else break
     }
     held = k === held.length ? [] : held.slice(k)
-    // Windows far behind the stream can no longer cover a beat that is still to come.
-    while (windows.length > 1 && windows[0].endSample < pos - 2 * hold) windows.shift()
-    if (breaks.length && breaks[0] < pos - 2 * hold) breaks = breaks.filter((g) => g >= pos - 2 * hold)
+    // What is still needed: windows and gaps after the last beat of each source, and around held ones.
+    let keep = Math.min(held[0]?.sample ?? Infinity, Number.isFinite(passed) ? passed : -Infinity)
+    for (const s of [last.reference, last.detector]) if (s >= 0) keep = Math.min(keep, s)
+    if (windows.length > 64 && windows[0].endSample <= keep) windows = windows.slice(firstEndingAfter(keep))
+    if (breaks.length && breaks[0] <= keep) breaks = breaks.filter((g) => g > keep)
     return out
   }
 
@@ -85,9 +107,9 @@ export function createArtifactGate(holdSec = 120): ArtifactGate {
       held.push(b)
       return release()
     },
-    position(end, fs) {
-      pos = Math.max(pos, end)
-      hold = holdSec * fs
+    watermark(sample) {
+      if (sample <= passed) return []
+      passed = sample
       return held.length ? release() : []
     },
     finish: () => release(true),

@@ -29,6 +29,7 @@ import { type BeatLabel, isUnclassifiable, labelBeat } from './beat-rules.ts'
 import { createRhythmTracker } from './beat-rhythm.ts'
 import { createTemplateSet } from './beat-templates.ts'
 import { createBeatWindower, WINDOW_LEN } from './beat-window.ts'
+import { LATE_SEC } from './qrs-detector.ts'
 
 export type { BeatLabel }
 
@@ -54,11 +55,13 @@ export interface BeatClassifier {
    * Feeds samples (one lead, mV, NaN = invalid) starting at absolute index startSample; blocks in order, no overlap; a jump in startSample is a gap.
    * The block is read in place until the next push (do not refill its buffer before then).
    */
-  push(samples: Float32Array, startSample: number): void
+  push(samples: Float32Array, startSample: number): ClassifiedBeat[]
   /** Registers a detected beat (increasing order; its sample lies within what has been pushed). Returns the beats whose labels became final, in order. */
   beat(sample: number): ClassifiedBeat[]
   /** End of stream: returns all remaining beats, labelled. */
   finish(): ClassifiedBeat[]
+  /** Every beat still to come from it lies at or after this sample (Infinity when none is held). */
+  settled(): number
 }
 
 interface Pending {
@@ -75,8 +78,11 @@ interface Pending {
 }
 
 // Seconds of signal kept: the detector confirms a beat up to ~1.66 mean RR (+0.3 s) after it,
-// which stays well under this even at 30 bpm.
-const RING_SEC = 10
+// which stays well under this even at 30 bpm, and never later than this (qrs-detector.ts). A
+// beat whose successor, if any, must lie more than this after it is closed then (push): its RR
+// after is at least this long, a pause whatever the next beat turns out to be, so its label is
+// the same, and it does not wait for the signal to come back (a lead off for an hour).
+const RING_SEC = LATE_SEC
 
 /** Creates a streaming beat classifier; see the file header for the method. */
 export function createBeatClassifier(options: BeatClassifierOptions): BeatClassifier {
@@ -87,6 +93,7 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
   let size = 1
   while (size < RING_SEC * fs) size *= 2
   const mask = size - 1
+  const closeAfter = Math.round(RING_SEC * fs)
   const ring = new Float32Array(size)
   let first = -1 // first sample ever pushed
   let next = -1 // next expected sample
@@ -192,7 +199,16 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
       block = samples
       blockStart = startSample
       next = startSample + samples.length
+      // The detector has seen everything before this block, and finds a beat at most LATE_SEC
+      // after it: a successor still to come lies at or after startSample - LATE_SEC. Once that is
+      // LATE_SEC past the last beat, its RR after is at least that long: a pause, whatever it is.
+      const last = pending[pending.length - 1]
+      if (last !== undefined && !last.closed && startSample - closeAfter - last.sample > closeAfter) {
+        last.rrPost = startSample - closeAfter - last.sample
+        last.closed = true
+      }
       extractReady(false)
+      return finalize()
     },
     beat(sample) {
       if (!(sample > lastBeat) || !(sample < next)) {
@@ -215,6 +231,7 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
       extractReady(false)
       return finalize()
     },
+    settled: () => pending[0]?.sample ?? Infinity,
     finish() {
       extractReady(true)
       for (const p of pending) p.closed = true

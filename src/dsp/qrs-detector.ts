@@ -11,7 +11,9 @@
 // and NPK are halved (recovery from a sudden amplitude drop). Beats are placed on the raw signal
 // (qrs-refine.ts). Every decision is taken at the same sample as a sample-by-sample run would
 // take it, with the state carried across blocks, so any blocking gives the same beats; a beat is
-// confirmed ~0.1-0.3 s after it (up to 1.66 RR by search-back). Memory is bounded (the block
+// confirmed ~0.1-0.3 s after it (up to 1.66 RR by search-back), never more than LATE_SEC after
+// it: search-back forgets peaks older than that (settled() says how far beats are final, for the
+// detect stage's watermark). Memory is bounded (the block
 // plus 1.7-2.9 s of history, a power of two of samples: 2.00 s at 128 Hz, 2.05 s at 250, 1.71 s
 // at 300, 2.84 s at 360, 2.05 s at 500 and 1000 Hz; and at most 64 pending peaks).
 import { createQrsFrontEnd, type QrsKernel } from './qrs-front-end.ts'
@@ -34,12 +36,18 @@ export interface QrsDetector {
   push(samples: Float32Array, startSample: number): number[]
   /** Ends the stream; returns the beats still pending. */
   finish(): number[]
+  /** Every beat still to come from push() or finish() lies at or after this sample (-Infinity before the first push). */
+  settled(): number
 }
 
 // Peaks since the last QRS kept for search-back (within 1.66 RR there are rarely a few).
 const MAX_PENDING = 64
 // How far one peak may lift the signal estimate, relative to it (see the header).
 const CLAMP = 3
+// The latest a beat is found after its sample, in seconds: the beat classifier keeps this much
+// signal for its window (a beat found later could only be labelled Q), and the watermark of the
+// detect stage follows the signal by about this much.
+export const LATE_SEC = 10
 
 /** Creates a streaming QRS detector; see the file header for the algorithm. */
 export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
@@ -50,6 +58,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
   const learnLen = Math.round(((options.learnMs ?? 2000) * fs) / 1000)
   const tWave = Math.round(0.36 * fs)
   const stuckLen = fs // 1 s: below 60 bpm the 1.66 RR window alone decides
+  const lateLen = Math.round(LATE_SEC * fs)
   const placer = createQrsPlacer(fs, front.delay, front.mwiWidth)
   let next = -1 // absolute index of the next expected sample
   let segStart = 0 // first sample after the last start or gap
@@ -155,6 +164,7 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
 
   // Search-back is due at sample n; if it finds nothing, the estimates are probably stuck high: halve them.
   function silence(n: number): void {
+    while (pending.length && pending[0].at < n - lateLen) pending.shift()
     const before = lastR
     searchBack()
     if (lastR === before && n - lastR > stuckLen) {
@@ -204,6 +214,17 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
       }
       if (len > 0) next = startSample + len // an empty block leaves the expected sample as it was
       return take()
+    },
+    settled() {
+      if (next < 0) return -Infinity
+      let low = next - placer.history
+      for (const p of learning ? learned : pending) {
+        if (p.at >= next - lateLen) {
+          low = Math.min(low, p.at)
+          break
+        }
+      }
+      return low
     },
     finish() {
       const pick = front.pick

@@ -15,6 +15,8 @@ export interface Windower {
   reset(): void
   /** The partly filled window at the end of the stream, if any (for `partial: true`). */
   flush(): WindowOut | null
+  /** The first sample of the window being filled (Infinity when none is: the next starts with a later block). */
+  openStart(): number
 }
 
 /** Creates a windower for `nLeads` leads. */
@@ -62,6 +64,7 @@ export function createWindower(nLeads: number, length: number, step: number): Wi
       filled = 0
       skip = 0
     },
+    openStart: () => (filled > 0 ? bufStart : Infinity),
     flush() {
       if (filled === 0) return null
       return { startSample: bufStart, samples: buf.map((b) => b.slice(0, filled)) }

@@ -1,9 +1,9 @@
 // Options that render-strip and render-video share (issue 4): which leads, the paper's scale and
 // the markers; each stage adds its own next to its code. Also what all three render stages
 // share: picking the leads, and the error for a stage that got no windows.
-import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { z } from '../core/stage-options.ts'
+import type { ExcerptItem } from '../core/items.ts'
 
 export const stripOptionFields = {
   /** Leads to draw, by index among the window's leads or by label (default: every lead). */
@@ -18,17 +18,31 @@ export const stripOptionFields = {
   leadHeightMm: z.number().min(10).max(100).default(30),
   /** Beat markers: every beat item, only the detector's or the reference's, or none. */
   markers: z.enum(['all', 'detector', 'reference', 'none']).default('all'),
-  /**
-   * Seconds of signal a window waits for its beats: the detect stage emits a beat after the
-   * block that holds it (about one chunk of 10 s later), so a window is drawn once a block
-   * this far past its end has gone by, or at the end of the record.
-   */
-  markerLagSec: z.number().min(0).max(600).default(30),
   /** Worker threads that draw (and encode PNGs). */
   threads: z.number().int().min(1).max(8).default(1),
 }
 
-export type StripOptionValues = { leads?: (number | string)[]; speedMmPerS: number; gainMmPerMv: number; pxPerMm: number; leadHeightMm: number; markers: 'all' | 'detector' | 'reference' | 'none'; markerLagSec: number; threads: number }
+export type StripOptionValues = { leads?: (number | string)[]; speedMmPerS: number; gainMmPerMv: number; pxPerMm: number; leadHeightMm: number; markers: 'all' | 'detector' | 'reference' | 'none'; threads: number }
+
+/** The excerpt sets a render stage draws (the excerpt stage's `set` names). */
+export const excerptSetsOption = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]))
+
+/** An option a render stage no longer has: an error saying what replaced it. */
+export function retiredOption(message: string) {
+  return z.unknown().superRefine((_v, ctx) => {
+    ctx.addIssue({ code: 'custom', message })
+  })
+}
+
+/** markerLagSec's replacement, said where it is written. */
+export const MARKER_LAG_RETIRED = 'markerLagSec is gone: a strip now waits for the watermark, until every beat in it has come by, however late the stages before send them; remove the option'
+
+/** An excerpt's media file name (no extension): e<event sample>-<label> for one centred on an event, else x<start sample>. */
+export function excerptFileName(ex: ExcerptItem): string {
+  const e = ex.reason.event
+  if (e) return `e${String(e.sample).padStart(9, '0')}-${e.label.replace(/[^\w.-]/g, '_')}`
+  return `x${String(ex.startSample).padStart(9, '0')}`
+}
 
 /**
  * The indices of the leads a render stage wants among `labels` (a window's or a cut's; all of
@@ -48,11 +62,6 @@ export function pickLeads(stage: string, wanted: (number | string)[] | undefined
 /** The error for a render stage that saw samples but no windows. */
 export function noWindows(stage: string): PipelineError {
   return new PipelineError('E_CONFIG_VALUE', `${stage}: no window items reached this stage; put a segment stage before it (stages: [read, ..., segment, ${stage}])`, { field: 'stages' })
-}
-
-/** A media file's path as render items give it: relative to the run directory, with "/". */
-export function runPath(runDir: string, file: string): string {
-  return path.relative(runDir, file).split(path.sep).join('/')
 }
 
 /** Where `samples` samples at `fs` from `startMs` end, in ms. */

@@ -1,21 +1,20 @@
 // What a render stage sends its worker for one window (render-worker.ts): the chosen leads'
 // samples, the window's place in the record and its markers, and the paper's options.
-import type { StripOptions } from './draw-strip.ts'
+import type { StripMarker, StripOptions } from './draw-strip.ts'
 import { resolveStripOptions } from './strip-layout.ts'
-import type { HeldWindow } from './render-hold.ts'
+import type { WindowItem } from '../core/items.ts'
 import type { StripOptionValues } from './render-options.ts'
 import type { RenderRequest } from '../threads/render-worker.ts'
 
-/** The request that draws window `h` with leads `leads`; windowSec fixes the strip's width. */
-export function stripRequest(t: 'png' | 'rgba', h: HeldWindow, leads: number[], o: StripOptionValues, title: string, startTime: string | null, windowSec?: number): RenderRequest {
-  const w = h.window
+/** The request that draws window `w` with its markers and leads `leads`; windowSec fixes the strip's width. */
+export function stripRequest(t: 'png' | 'rgba', w: WindowItem, markers: StripMarker[], leads: number[], o: StripOptionValues, title: string, startTime: string | null, windowSec?: number): RenderRequest {
   return {
     t,
     options: stripOptions(o),
     input: {
       samples: leads.map((i) => w.samples[i]), labels: leads.map((i) => w.labels[i]), fs: w.fs,
       startSample: w.startSample, startMs: w.startMs, windowSec: windowSec ?? w.lengthSamples / w.fs,
-      markers: h.markers, title, startTime,
+      markers, title, startTime,
     },
   }
 }

@@ -1,7 +1,9 @@
 // `annotate` (issue 3): the reference annotations of a record become `beat` items with their AAMI
 // class and `rhythm` items, tagged source "reference", so later stages (summaries, QA, scoring)
 // can use them beside a detector's beats. A rhythm episode runs from its rhythm-change annotation
-// ("+" with aux "(AFIB") to the next one, or to the end of the record; it is emitted when it closes.
+// ("+" with aux "(AFIB") to its end marker ("+" with aux ")", as Icentia11k writes), else to the
+// next change, or to the end of the record; it is emitted when it closes. Time between an end
+// marker and the next change belongs to no episode.
 // Every item passes through unchanged, but for the recording item, which names the sidecar when
 // one is the reference (`annotationSidecar`).
 // The references are either embedded (WFDB annotator file or EDF+ TALs, as `annotation` items
@@ -24,7 +26,7 @@ import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { findSidecar, readSidecarRows, sidecarOptionProblem } from '../formats/annotation-sidecar.ts'
 import { sidecarError, type SidecarRow } from '../formats/annotation-row.ts'
 import { createAnnotationClock } from '../formats/annotation-clock.ts'
-import { rhythmOf } from '../formats/annotation-text.ts'
+import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
 
 const schema = z.strictObject({
   /** Emit beat items for the reference beats. */
@@ -45,7 +47,7 @@ type Note = Pick<AnnotationItem, 'sample' | 'timeMs' | 'symbol' | 'aux'>
 
 export default defineStage<AnnotateOptions>({
   name: 'annotate',
-  version: 3,
+  version: 4,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     let open: { rhythm: string; startSample: number; startMs: number } | null = null
@@ -57,7 +59,7 @@ export default defineStage<AnnotateOptions>({
     let embeddedIgnored = 0
     const close = (sample: number, timeMs: number): RhythmItem | null => {
       if (!open) return null
-      const item: RhythmItem = { kind: 'rhythm', recordId: ctx.recordId, source: 'reference', rhythm: open.rhythm, startSample: open.startSample, startMs: open.startMs, endSample: sample, endMs: timeMs }
+      const item: RhythmItem = { kind: 'rhythm', id: `${ctx.recordId}:rh:${open.startSample}`, recordId: ctx.recordId, source: 'reference', rhythm: open.rhythm, startSample: open.startSample, startMs: open.startMs, endSample: sample, endMs: timeMs }
       open = null
       return item
     }
@@ -67,12 +69,13 @@ export default defineStage<AnnotateOptions>({
         const beat: BeatItem = { kind: 'beat', recordId: ctx.recordId, source: 'reference', sample: a.sample, timeMs: a.timeMs, label, symbol: a.symbol }
         yield beat
       }
-      const rhythm = ctx.options.rhythms ? rhythmOf(a) : null
-      if (rhythm) {
+      if (!ctx.options.rhythms) return
+      const rhythm = rhythmOf(a)
+      if (rhythm || endsRhythm(a)) {
         const closed = close(a.sample, a.timeMs)
         if (closed) yield closed
-        open = { rhythm, startSample: a.sample, startMs: a.timeMs }
       }
+      if (rhythm) open = { rhythm, startSample: a.sample, startMs: a.timeMs }
     }
     const noteOf = (r: SidecarRow): Note => ({ ...clock.place(r, fs), symbol: r.symbol, aux: r.aux })
     /** The sidecar rows before sample `end`, as beats and rhythms. */

@@ -14,9 +14,12 @@
 // A gap, a jump in startSample, a change of fs or leads, and a non-finite sample each end the
 // filter segment (scipy's edge handling) and restart it: non-finite samples come out as NaN and
 // never poison the filter state for the rest of the record.
+// Watermarks from upstream are held with the items: the stage passes on the lowest of the next
+// sample it will output and the watermark under the oldest item it still holds.
 import { defineStage } from '../core/stage.ts'
 import { isPointMark, type Item, type SampleBlock } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { createWatermarks } from '../core/watermark.ts'
 import { cleanLead, createLeadCleaner, type CleanOptions, type SegmentFilter } from '../dsp/ecg-clean.ts'
 
 const schema: z.ZodType<CleanOptions> = z.strictObject({
@@ -42,7 +45,11 @@ export default defineStage<CleanOptions>({
     let [fs, labels] = [0, [] as string[]]
     let inPos = 0 // next input sample index
     let outPos = 0 // next output sample index
-    const pending: { at: number; item: Item }[] = []
+    const pending: { at: number; item: Item; wm: number }[] = []
+    const marks = createWatermarks(ctx.recordId)
+    // What may still come out lies at or after the next output sample, and at or after the
+    // upstream watermark of when the oldest held item came in.
+    const mark = () => marks.next(Math.min(outPos, pending.length ? pending[0].wm : Infinity))
     let boundaries = 0 // pending items that are not marks
 
     // Parts are fresh arrays, owned here (the causal chain's come in Float64Array).
@@ -107,17 +114,23 @@ export default defineStage<CleanOptions>({
     }
     const flush = () => cleaners.forEach((c, l) => enqueue(l, [c.finish()]))
 
-    for await (const item of source as AsyncIterable<Item>) {
+    for await (const item of source) {
+      if (item.kind === 'watermark') {
+        marks.seen(item.sample)
+        const w = mark()
+        if (w) yield w
+        continue
+      }
       if (item.kind !== 'block') {
         if (item.kind === 'gap') flush()
         if (!isPointMark(item.kind)) boundaries++
-        pending.push({ at: inPos, item })
+        pending.push({ at: inPos, item, wm: marks.upstream })
         // A mark behind others, or ahead of the samples out, waits: nothing can move yet.
         if (isPointMark(item.kind) && (pending.length > 1 || inPos > outPos)) continue
         for (const it of drain()) yield it
         continue
       }
-      const block = item as SampleBlock
+      const block = item
       const n = block.leads[0]?.length ?? 0
       if (block.fs !== fs || block.leads.length !== cleaners.length || block.startSample !== inPos) {
         flush()
@@ -136,8 +149,12 @@ export default defineStage<CleanOptions>({
       })
       inPos += n
       for (const it of drain()) yield it
+      const w = mark()
+      if (w) yield w
     }
     flush()
     for (const it of drain()) yield it
+    const w = marks.next()
+    if (w) yield w
   },
 })

@@ -13,13 +13,19 @@
 // bundle, ~300 ms from the TypeScript sources).
 // At a gap (EDF+D) the detector's filters restart: the samples after it are fed as if 10 s
 // later, so no beat pairs across the gap, and beat times add the gap's duration.
+// Watermarks: after each chunk's beats the stage passes on the upstream watermark lowered to
+// the engine's settled point (no beat still to come lies before it: qrs-detector.ts and
+// beat-classifier.ts bound how late a beat can be), so stages that join beats to windows or
+// excerpts wait exactly as long as needed.
 import { availableParallelism } from 'node:os'
 import { defineStage } from '../core/stage.ts'
-import type { BeatItem, GapItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
+import type { BeatItem, Item, SampleBlock } from '../core/items.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { createOrderedQueue } from '../core/map-ordered.ts'
+import { createWatermarks } from '../core/watermark.ts'
 import { concatSamples } from '../dsp/concat-samples.ts'
-import { BEAT_FIELDS, createLocalBeatEngine, createWorkerBeatEngine, unpackBeat, type BeatEngine } from '../threads/beat-engine.ts'
+import { createLocalBeatEngine, createWorkerBeatEngine, packedCount, packedSettled, unpackBeat, type BeatEngine } from '../threads/beat-engine.ts'
 
 const schema = z.strictObject({
   /** The lead to detect on: index among the record's selected leads, or its label. */
@@ -56,21 +62,23 @@ interface Chunk {
   at: number // detector sample of the first part
 }
 
-/** A chunk whose samples are with the engine, waiting for its beats. */
-interface InFlight {
+/** A chunk back from the engine: its items, its beats (packed, beat-engine.ts) and the upstream watermark when it was sent. */
+interface Landed {
   items: Item[]
-  beats: Promise<Float64Array> // packed (beat-engine.ts)
+  beats: Float64Array
+  upstream: number
 }
 
 export default defineStage<DetectOptions>({
   name: 'detect',
-  version: 1,
+  version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
     let engine: BeatEngine | null = null
     let chunk: Chunk | null = null
-    const flight: InFlight[] = []
+    const queue = createOrderedQueue<Landed>(DEPTH + 1)
+    const marks = createWatermarks(ctx.recordId)
     let fs = 0
     let lead = -1
     let label = ''
@@ -80,6 +88,11 @@ export default defineStage<DetectOptions>({
     let durationSec = 0
     let segments: Segment[] = []
 
+    const segmentOf = (detSample: number): Segment => {
+      let seg = segments[0]
+      for (const s of segments) if (s.detStart <= detSample) seg = s
+      return seg
+    }
     // Beat i of packed beats (beat-engine.ts) as the stage's item.
     const toItem = (p: Float64Array, i: number): BeatItem => {
       const b = unpackBeat(p, i)
@@ -92,37 +105,43 @@ export default defineStage<DetectOptions>({
         label: b.label, lead: label, leadIndex: lead, rrMs: b.rrMs, qrsSpanMs: b.qrsSpanMs, templateCorr: b.templateCorr,
       }
     }
-    // Hands the open chunk to the engine. The helpers here are plain functions whose items the
-    // loop below yields one by one: every item of the record passes here, and `yield*` (of an
-    // array or a generator) in an async generator costs a promise more per item.
+    // A landed chunk's output: its items, its beats, then the watermark they allow. The helpers
+    // here fill arrays the loop below yields one by one: every item of the record passes here,
+    // and `yield*` (of an array or a generator) in an async generator costs a promise more per item.
+    const emit = (l: Landed, out: Item[]) => {
+      for (const it of l.items) out.push(it)
+      const n = packedCount(l.beats)
+      for (let i = 0; i < n; i++) out.push(toItem(l.beats, i))
+      // Items of later chunks came after this one was sent, so they lie at or after the upstream
+      // watermark of then; beats still to come at or after the engine's settled point.
+      const settled = packedSettled(l.beats)
+      const w = marks.next(Math.min(l.upstream, Number.isFinite(settled) && segments.length ? settled - segmentOf(settled).offset : settled))
+      if (w) out.push(w)
+    }
+    // Hands the open chunk to the engine.
     function send(): void {
       if (chunk && chunk.at >= 0) {
-        // No beat comes out more than a few seconds behind the samples fed (search-back, then the
-        // classifier's next beat): mappings a minute older than this chunk are done with, so a
-        // record with thousands of gaps and no beats (a dead lead) keeps only a few.
+        // No beat comes out more than LATE_SEC behind the samples fed (qrs-detector.ts): mappings
+        // a minute older than this chunk are done with, so a record with thousands of gaps and
+        // no beats (a dead lead) keeps only a few.
         const floor = chunk.at - SEGMENT_KEEP_SEC * fs
         while (segments.length > 1 && segments[1].detStart <= floor) segments.shift()
       }
       if (chunk) {
         // Joined pieces are a fresh array the engine may keep; a single piece is a block's own lead.
         const x = concatSamples(chunk.parts, (n) => new Float32Array(n))
-        const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve(new Float64Array(0))
-        beats.catch(() => undefined) // awaited when landed; a failure must not count as unhandled before then
-        flight.push({ items: chunk.items, beats })
+        const beats = chunk.samples > 0 && engine ? engine.push(x, chunk.at, chunk.parts.length > 1) : Promise.resolve(new Float64Array([-Infinity]))
+        const items = chunk.items
+        const upstream = marks.upstream
+        queue.push(beats.then((b): Landed => ({ items, beats: b, upstream })))
         chunk = null
       }
     }
-    // Sends the open chunk, then lands chunks while more than `depth` are in flight: the items to
-    // yield, oldest chunk first, its items then its beats.
+    // Sends the open chunk, then lands chunks while more than `depth` are in flight.
     async function sendAndLand(depth: number): Promise<Item[]> {
       send()
       const out: Item[] = []
-      while (flight.length > depth) {
-        const f = flight.shift()!
-        const beats = await f.beats
-        for (const it of f.items) out.push(it)
-        for (let i = 0; i < beats.length / BEAT_FIELDS; i++) out.push(toItem(beats, i))
-      }
+      for await (const l of queue.land(depth)) emit(l, out)
       return out
     }
     // Everything in flight, then the engine's last beats; the engine is closed (a new rate or
@@ -130,8 +149,7 @@ export default defineStage<DetectOptions>({
     async function finishEngine(): Promise<Item[]> {
       const out = await sendAndLand(0)
       if (!engine) return out
-      const last = await engine.finish()
-      for (let i = 0; i < last.length / BEAT_FIELDS; i++) out.push(toItem(last, i))
+      emit({ items: [], beats: await engine.finish(), upstream: marks.upstream }, out)
       await engine.close()
       engine = null
       return out
@@ -147,12 +165,17 @@ export default defineStage<DetectOptions>({
     const useThread = () => (o.thread === 'auto' ? durationSec >= AUTO_THREAD_SEC && availableParallelism() > 1 : o.thread)
 
     try {
-      for await (const item of source as AsyncIterable<Item>) {
-        if (item.kind === 'recording') durationSec = (item as RecordingItem).durationSec
+      for await (const item of source) {
+        if (item.kind === 'watermark') {
+          // Passed on once the chunks before it have landed (emit).
+          marks.seen(item.sample)
+          continue
+        }
+        if (item.kind === 'recording') durationSec = item.durationSec
         if (item.kind === 'gap') {
           // The samples before the gap go as one chunk; the detector sees a jump after it.
           for (const it of await sendAndLand(DEPTH)) yield it
-          gapMs += (item as GapItem).endMs - (item as GapItem).startMs
+          gapMs += item.endMs - item.startMs
           if (next >= 0) {
             offset += Math.round(GAP_PAD_SEC * fs)
             segments.push({ detStart: next + offset, offset, gapMs })
@@ -162,7 +185,7 @@ export default defineStage<DetectOptions>({
           open().items.push(item)
           continue
         }
-        const block = item as SampleBlock
+        const block = item
         if (!engine || block.fs !== fs) {
           // A new sampling rate (or the first block) starts a new engine; the beats so far come first.
           for (const it of await finishEngine()) yield it
@@ -186,7 +209,10 @@ export default defineStage<DetectOptions>({
         if (c.samples >= CHUNK_SEC * fs) for (const it of await sendAndLand(DEPTH)) yield it
       }
       for (const it of await finishEngine()) yield it
+      const w = marks.next()
+      if (w) yield w
     } finally {
+      await queue.settle()
       await (engine as BeatEngine | null)?.close()
     }
   },

@@ -3,8 +3,10 @@ import type { Stage } from '../core/stage.ts'
 import annotate from './annotate.ts'
 import clean from './clean.ts'
 import detect from './detect.ts'
+import excerpt from './excerpt.ts'
 import quality from './quality.ts'
 import read from './read.ts'
+import readRun from './read-run.ts'
 import renderStrip from './render-strip.ts'
 import renderText from './render-text.ts'
 import renderVideo from './render-video.ts'
@@ -15,8 +17,10 @@ export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [annotate.name]: annotate,
   [clean.name]: clean,
   [detect.name]: detect,
+  [excerpt.name]: excerpt,
   [quality.name]: quality,
   [read.name]: read,
+  [readRun.name]: readRun,
   [renderStrip.name]: renderStrip,
   [renderText.name]: renderText,
   [renderVideo.name]: renderVideo,

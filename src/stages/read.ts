@@ -2,12 +2,14 @@
 // BDF by extension, WFDB by .hea or base path, or the record's explicit `format`) and yields a
 // `recording` item, reference annotations, gaps and blocks of samples in mV. Items from any
 // stage before it are passed through first. A record of several parts (a list of paths) is read
-// part after part as one record (read-parts.ts).
-// An async generator like every stage. (A hand-written iterator that saved the wrapping
-// generator's promise per item was measured side by side and gave nothing: 24 h read alone
-// 0.29-0.40 s against 0.31-0.37 s, whole chain 2.24-2.53 against 1.93-2.58 s, 4 alternating rounds.)
+// part after part as one record (src/readers/read-parts.ts).
+// After each block comes a watermark at the block's end: the readers place annotations and gaps
+// before the block that holds them, so nothing before it is still to come. (An EDF+ file may
+// store an annotation in a data record after the one its onset falls in; such an annotation
+// arrives behind the watermark, and the stage says so once.)
 import { defineStage } from '../core/stage.ts'
 import type { Item } from '../core/items.ts'
+import { positionOf, watermark } from '../core/watermark.ts'
 import { parseReadOptions, type ReadOptions } from '../readers/read-options.ts'
 import { readEdfItems } from '../readers/read-edf.ts'
 import { readWfdbItems } from '../readers/read-wfdb.ts'
@@ -20,6 +22,20 @@ export default defineStage<ReadOptions>({
   async *transform(source, ctx) {
     for await (const item of source) yield item
     const read = ctx.record.format === 'edf' ? readEdfItems : readWfdbItems
-    for await (const item of ctx.record.parts ? readParts(ctx.record, ctx.options, ctx, read) : read(ctx.record, ctx.options, ctx)) yield item
+    const items: AsyncIterable<Item> = ctx.record.parts ? readParts(ctx.record, ctx.options, ctx, read) : read(ctx.record, ctx.options, ctx)
+    let passed = -Infinity
+    let late = 0
+    for await (const item of items) {
+      if (item.kind === 'block') {
+        yield item
+        passed = item.startSample + (item.leads[0]?.length ?? 0)
+        yield watermark(ctx.recordId, passed)
+        continue
+      }
+      if (passed > -Infinity && (positionOf(item) ?? Infinity) < passed && late++ === 0) {
+        ctx.warn('W_LATE_ANNOTATION', `an ${item.kind} at sample ${positionOf(item)} is stored after the signal up to sample ${passed}; stages that wait for the signal to pass (event strips, excerpts) may miss it`)
+      }
+      yield item
+    }
   },
 })

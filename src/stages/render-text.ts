@@ -9,25 +9,29 @@
 // the rate is the rate written (the `rate` option or the signal's, up to 3 decimals), the values
 // are in mV with `decimals` decimals, exactly Number(v).toFixed(decimals) but without a sign on
 // a zero result, NaN for invalid samples (src/render/format-mv.ts).
-// The file is written to `<file>.partial` and renamed when the record's stream ends, so a record
-// interrupted and redone on resume never leaves half a file (the render items name the final
-// path); an error or abort removes the partial file.
+// With `excerpts`, the excerpts of those sets (the excerpt stage's) are written too, each as one
+// line per lead over its whole span, cut from a ring of recent blocks.
+// The file grows under its own name through the record's media store, and a `render` item is
+// yielded only once its bytes are in the file (the store's `flushed`), so whoever reads an item
+// can read its range; a record that fails has its media removed, and one redone on resume starts
+// its file afresh.
 // Tokens are counted while formatting (src/render/text-tokens.ts), equal to estimateTokens over
 // the window's bytes. Formatting runs in a WebAssembly kernel for the usual layout (3 decimals, a
 // 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts), and the bytes are copied into
-// pooled 1 MiB chunks for the file (src/sinks/text-file.ts). On the 24 h benchmark file, 8
-// alternating rounds against the code before (`pipeline run bench/data/render-text.yaml`):
-// 1.14-1.29 s -> 0.63-0.80 s in run, read -> segment alone 0.33-0.39 s. Formatting in a worker
-// thread was tried and measured no faster on 2 cores (the notes of bench/results/render-24h.md).
+// pooled 1 MiB chunks for the file (src/sinks/text-file.ts), so items wait for their chunk to be
+// written. Formatting in a worker thread was tried and measured no faster on 2 cores (the notes
+// of bench/results/render-24h.md).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
-import type { Item, RenderItem, WindowItem } from '../core/items.ts'
+import type { RenderItem } from '../core/items.ts'
+import type { MediaAppender } from '../core/services.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { createWatermarks } from '../core/watermark.ts'
 import { createResampler, type Resampler } from '../render/resample.ts'
 import { createWindowTextWriter } from '../render/window-text.ts'
-import { createTextFile, type TextFile } from '../sinks/text-file.ts'
-import { endMs, noWindows, pickLeads, runPath } from '../render/render-options.ts'
+import { createSpanCutter } from '../render/span-cutter.ts'
+import { endMs, excerptSetsOption, noWindows, pickLeads } from '../render/render-options.ts'
 
 const schema = z.strictObject({
   /** Leads to write, by index among the window's leads or by label. */
@@ -40,68 +44,104 @@ const schema = z.strictObject({
   separator: z.string().min(1).max(8).regex(/^[^0-9.\-\r\n]+$/, 'expected 1-8 characters without digits, ".", "-" or line breaks').default(','),
   /** File name inside <runDir>/media/<recordId>/; "{recordId}" is replaced by the record's id. */
   file: z.string().min(1).refine((f) => !path.isAbsolute(f) && !f.split(/[\\/]/).includes('..') && !f.endsWith('/'), 'expected a relative file name without ".." (it is placed under media/<recordId>/)').default('text.txt'),
+  /** Write the segment stage's windows. */
+  windows: z.boolean().default(true),
+  /** Also write the excerpts of these sets (the excerpt stage's `set`). */
+  excerpts: excerptSetsOption.optional(),
 })
 
 export type RenderTextOptions = z.infer<typeof schema>
 
+interface Span {
+  labels: string[]
+  samples: Float32Array[]
+  fs: number
+  startSample: number
+  startMs: number
+  length: number
+  /** The id suffix and the item's own fields. */
+  key: string
+  fields: Record<string, unknown>
+}
+
 export default defineStage<RenderTextOptions>({
   name: 'render-text',
-  version: 1,
+  version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
-    const { decimals, rate } = ctx.options
-    const separator = Buffer.from(ctx.options.separator, 'utf8')
-    const target = path.join(ctx.mediaDir, ctx.options.file.replaceAll('{recordId}', ctx.recordId))
-    const relPath = runPath(ctx.runDir, target)
-    let file: TextFile | null = null
-    let done = false
+    const o = ctx.options
+    const separator = Buffer.from(o.separator, 'utf8')
+    const rel = o.file.replaceAll('{recordId}', ctx.recordId)
+    const sets = new Set(o.excerpts ?? [])
+    const cutter = sets.size ? createSpanCutter('render-text') : null
+    const marks = createWatermarks(ctx.recordId)
+    const waiting: RenderItem[] = [] // written, not yet in the file
+    let file: MediaAppender | null = null
     let sawBlock = false
-    const writer = createWindowTextWriter(decimals, separator)
-    // Chosen leads and resampler, made again only when a window's labels or rate change.
+    let sawWindow = false
+    const writer = createWindowTextWriter(o.decimals, separator)
+    // Chosen leads and resampler, made again only when the labels or the rate change.
     let labels: string[] | null = null
     let indices: number[] = []
     let resampler: Resampler | null = null
-    try {
-      for await (const item of source as AsyncIterable<Item>) {
-        yield item
-        if (item.kind === 'block') sawBlock = true
-        if (item.kind !== 'window') continue
+    const write = async (s: Span) => {
+      if (labels !== s.labels) {
+        indices = pickLeads('render-text', o.leads, s.labels)
+        labels = s.labels
+      }
+      if (o.rate !== undefined && o.rate > s.fs) {
+        throw new PipelineError('E_CONFIG_VALUE', `render-text: option "rate" (${o.rate} Hz) is above the signal's rate (${s.fs} Hz); resampling only lowers the rate: set a rate up to ${s.fs} or leave it out`, { field: 'rate' })
+      }
+      if (resampler?.fromHz !== s.fs) resampler = createResampler(s.fs, o.rate ?? s.fs)
+      const rs = resampler
+      const leads = indices.map((i) => rs.apply(s.samples[i]))
+      const text = { labels: indices.map((i) => s.labels[i]), startMs: s.startMs, rate: rs.toHz, leads }
+      const { bytes, tokens } = writer.format(text)
+      file ??= await ctx.media.append(rel)
+      const offset = file.offset
+      await file.write(bytes) // copied: the writer reuses its buffer
+      waiting.push({
+        kind: 'render', id: `${ctx.recordId}:${rel}#${s.key}`, recordId: ctx.recordId, format: 'text', path: file.path, bytes: bytes.length, offset,
+        tokens, ...s.fields,
+        startSample: s.startSample, endSample: s.startSample + s.length,
+        startMs: s.startMs, endMs: endMs(s.startMs, s.length, s.fs),
+        leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),
+      })
+    }
+    // The items whose bytes are in the file now.
+    const written = function* (): Generator<RenderItem> {
+      let n = 0
+      while (n < waiting.length && (waiting[n].offset as number) + waiting[n].bytes <= file!.flushed) n++
+      if (n) yield* waiting.splice(0, n)
+    }
+    for await (const item of source) {
+      if (item.kind === 'watermark') {
+        marks.seen(item.sample)
+        if (file) yield* written()
+        cutter?.keepFrom(item.sample)
+        const w = marks.next(waiting[0]?.startSample ?? Infinity)
+        if (w) yield w
+        continue
+      }
+      yield item
+      if (item.kind === 'block') {
+        sawBlock = true
+        cutter?.push(item)
+      } else if (item.kind === 'window' && o.windows) {
+        sawWindow = true
         ctx.signal.throwIfAborted()
-        const w = item as WindowItem
-        if (labels !== w.labels) {
-          indices = pickLeads('render-text', ctx.options.leads, w.labels)
-          labels = w.labels
-        }
-        if (rate !== undefined && rate > w.fs) {
-          throw new PipelineError('E_CONFIG_VALUE', `render-text: option "rate" (${rate} Hz) is above the signal's rate (${w.fs} Hz); resampling only lowers the rate: set a rate up to ${w.fs} or leave it out`, { field: 'rate' })
-        }
-        if (resampler?.fromHz !== w.fs) resampler = createResampler(w.fs, rate ?? w.fs)
-        const rs = resampler
-        const leads = indices.map((i) => rs.apply(w.samples[i]))
-        const text = { labels: indices.map((i) => w.labels[i]), startMs: w.startMs, rate: rs.toHz, leads }
-        const { bytes, tokens } = writer.format(text)
-        file ??= await createTextFile(target, { signal: ctx.signal })
-        const offset = file.offset
-        await file.write(bytes) // copied: the writer reuses its buffer
-        const render: RenderItem = {
-          kind: 'render', recordId: ctx.recordId, format: 'text', path: relPath, bytes: bytes.length, offset,
-          tokens, windowIndex: w.index,
-          startSample: w.startSample, endSample: w.startSample + w.lengthSamples,
-          startMs: w.startMs, endMs: endMs(w.startMs, w.lengthSamples, w.fs),
-          leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),
-        }
-        yield render
-      }
-      if (!file && sawBlock) {
-        throw noWindows('render-text')
-      }
-      await file?.close()
-      done = true
-    } finally {
-      if (!done && file) {
-        // A failed removal is reported, never thrown over the error that brought us here.
-        await file.abort().catch((err: unknown) => ctx.warn('W_RENDER_TEXT_CLEANUP', `could not remove ${target}.partial: ${(err as Error).message}`))
+        await write({ labels: item.labels, samples: item.samples, fs: item.fs, startSample: item.startSample, startMs: item.startMs, length: item.lengthSamples, key: `w${item.index}`, fields: { windowIndex: item.index, from: [item.id] } })
+        yield* written()
+      } else if (item.kind === 'excerpt' && sets.has(item.set)) {
+        const cut = cutter!.cut(item.startSample, item.endSample)
+        await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: `ex:${item.set}:${item.startSample}`, fields: { of: item.id, from: [item.id] } })
+        yield* written()
       }
     }
+    if (o.windows && !sawWindow && sawBlock && !sets.size) throw noWindows('render-text')
+    await (file as MediaAppender | null)?.close()
+    yield* waiting.splice(0)
+    const w = marks.next()
+    if (w) yield w
   },
 })

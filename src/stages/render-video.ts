@@ -1,33 +1,36 @@
-// `render-video` (issue 4): one H.264 MP4 per record (or per part) in which each frame is the
-// strip of one `segment` window (render-strip's drawing, src/render/draw-strip.ts), played back
-// at `fps` frames per second, i.e. fps x step seconds of signal per second of video. Frames are
-// drawn in worker threads (render-pool.ts, at most 2 per thread in flight) and piped as raw RGBA
-// into an ffmpeg child (src/sinks/video-encoder.ts), which encodes yuv420p with faststart; a
-// frame is written only when ffmpeg has taken the one before (backpressure), so memory stays at a
-// few frames whatever the record's length.
+// `render-video`: one H.264 MP4 per record (or per part) in which each frame is the strip of one
+// `segment` window (render-strip's drawing, src/render/draw-strip.ts), played back at `fps`
+// frames per second, i.e. fps x step seconds of signal per second of video. A window's frame
+// waits until the watermark has passed it, so its beat markers are all there (marker-join.ts).
+// Frames are drawn in worker threads (at most 2 per thread in flight) and piped as raw RGBA into
+// an ffmpeg child (src/sinks/video-encoder.ts), which encodes yuv420p with faststart; a frame is
+// written only when ffmpeg has taken the one before (backpressure), so memory stays at a few
+// frames whatever the record's length.
 // Limits: with `maxDurationSec` and/or `maxBytes` a record that exceeds them follows `policy`:
 // "split" closes the part and starts a numbered next one (video-part001.mp4, ...; a byte limit is
 // checked every 10 frames against the growing file, and x264 holds back its look-ahead before
-// writing, so a part can pass the limit by some 20 frames plus its index); "accelerate" keeps every k-th frame, k chosen from the record's duration so the
-// whole record fits maxDurationSec (it cannot honour a byte limit, which is only known after
-// encoding, so it refuses one). The policy and k are recorded in each part's `render` item.
-// `clips` adds a short MP4 around each chosen beat or rhythm change (render-events.ts,
-// video-clips.ts): strips of clips.windowSec stepping by clips.stepSec across the event, so it
-// scrolls through; with `windows: false` only the clips are made and no segment stage is needed.
+// writing, so a part can pass the limit by some 20 frames plus its index); "accelerate" keeps
+// every k-th frame, k chosen from the record's duration so the whole record fits maxDurationSec
+// (it cannot honour a byte limit, known only after encoding, so it refuses one). The policy and
+// k are in each part's `render` item.
+// `clips` adds a short MP4 per excerpt of the sets it names (src/sinks/video-clips.ts): strips of
+// clips.windowSec stepping by clips.stepSec across the excerpt, so it scrolls through; with
+// `windows: false` only the clips are made and no segment stage is needed.
 // ffmpeg is looked up when the dataset is loaded, so a missing binary fails the run before any
 // record is read, with how to install it.
-import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
-import type { Item, RecordingItem, RenderItem, WindowItem } from '../core/items.ts'
+import type { ExcerptItem, Item, RenderItem, WindowItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
-import { checkFfmpegOnce, requireFfmpeg } from '../sinks/ffmpeg.ts'
-import { createRenderPool, type RenderPool } from '../threads/render-pool.ts'
-import { createWindowHold, type HeldWindow } from '../render/render-hold.ts'
-import { endMs, noWindows, pickLeads, runPath, stripOptionFields } from '../render/render-options.ts'
-import { stripOptions, stripRequest } from '../render/render-request.ts'
+import { createOrderedQueue } from '../core/map-ordered.ts'
+import { createWatermarks } from '../core/watermark.ts'
+import { checkFfmpeg, requireFfmpeg } from '../sinks/ffmpeg.ts'
 import { createVideoParts, type PartDone, type VideoParts } from '../sinks/video-parts.ts'
-import { createEventPicker, eventOptionsSchema, type EventCut } from '../render/render-events.ts'
 import { renderClip } from '../sinks/video-clips.ts'
+import { createRenderPool, type RenderPool } from '../threads/render-pool.ts'
+import { createMarkerJoin, type Joined } from '../render/marker-join.ts'
+import { createSpanCutter } from '../render/span-cutter.ts'
+import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, noWindows, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
+import { stripOptions, stripRequest } from '../render/render-request.ts'
 import { stripSize } from '../render/draw-strip.ts'
 
 const schema = z
@@ -48,32 +51,42 @@ const schema = z
     preset: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow']).default('veryfast'),
     /** File name under media/<recordId>/, without extension. */
     name: z.string().regex(/^[\w.-]+$/, 'a plain file name (letters, digits, . _ -)').default('video'),
-    /** Also a clip around each chosen event (media/<recordId>/clips/e<sample>-<label>.mp4), frames stepping by stepSec. */
-    clips: eventOptionsSchema.extend({ stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) }).optional(),
+    /** A clip per excerpt of these sets (media/<recordId>/clips/<set>/<name>.mp4), frames of windowSec stepping by stepSec. */
+    clips: z.strictObject({ excerpts: excerptSetsOption, stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) }).optional(),
     /** Encode the segment stage's windows into the record's video. */
     windows: z.boolean().default(true),
     /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (filled in when the dataset is loaded). */
     ffmpeg: z.string().min(1).optional(),
+    markerLagSec: retiredOption(MARKER_LAG_RETIRED).optional(),
   })
   .refine((o) => !(o.fps && o.speed), { message: 'give either fps or speed, not both', path: ['speed'] })
   .refine((o) => !(o.policy === 'accelerate' && o.maxBytes), { message: 'policy "accelerate" cannot keep to maxBytes (the size is known only after encoding); use policy "split" or maxDurationSec', path: ['maxBytes'] })
 
 export type RenderVideoOptions = z.infer<typeof schema>
 
+type Span = { startSample: number; endSample: number } & ({ window: WindowItem } | { excerpt: ExcerptItem })
+
 export default defineStage<RenderVideoOptions>({
   name: 'render-video',
-  version: 1,
+  version: 2,
   parseOptions(raw, where) {
     const o = parseOptionsWith(schema, raw, where)
     return { ...o, ffmpeg: o.ffmpeg ?? requireFfmpeg('the render-video stage') }
   },
   async *transform(source, ctx) {
     const o = ctx.options
-    await checkFfmpegOnce(o.ffmpeg!, ctx.signal)
-    const hold = createWindowHold(o.markers, o.markerLagSec)
+    const ffmpeg = o.ffmpeg!
+    // Checked once per run (and again when the binary changes: its size and time are in the key).
+    await ctx.run.once(`ffmpeg-check:${ffmpeg}`, () => checkFfmpeg(ffmpeg, ctx.signal))
+    const join = createMarkerJoin<Span>(o.markers)
+    const c = o.clips
+    const sets = new Set(c?.excerpts ?? [])
+    const cutter = sets.size ? createSpanCutter('render-video') : null
     const depth = 2 * o.threads
-    const flight: { frame: Promise<Uint8Array>; window: WindowItem }[] = []
+    const frames = createOrderedQueue<{ pixels: Uint8Array; window: WindowItem }>(depth + 1)
+    const marks = createWatermarks(ctx.recordId)
     const spare: Uint8Array[] = [] // frame buffers back from ffmpeg, to draw the next frames into
+    const clipSpare: Uint8Array[] = [] // the clips' frame buffers (their size is not the record's frames')
     let pool: RenderPool | null = null
     let parts: VideoParts | null = null
     let plan: { leads: number[]; windowSec: number; stepSec: number; fps: number; keepEvery: number } | null = null
@@ -81,6 +94,9 @@ export default defineStage<RenderVideoOptions>({
     let durationSec = 0
     let windows = 0
     let blocks = 0
+    const drawing: number[] = [] // starts of the frames in flight, oldest first
+    let openEnd = Infinity // end of the last window in the open part: its item will end there or later
+    const first = () => (pool ??= createRenderPool(o.threads, 'render-video'))
 
     // The first window fixes the frame size (its length) and the step (the segment stage's, which
     // it carries), hence fps and k.
@@ -93,7 +109,7 @@ export default defineStage<RenderVideoOptions>({
       const leads = pickLeads('render-video', o.leads, a.labels)
       const split = o.policy === 'split' && (Number.isFinite(maxFrames) || o.maxBytes !== undefined)
       parts = createVideoParts({
-        ffmpeg: o.ffmpeg!, dir: ctx.mediaDir, name: o.name, numbered: split, fps, crf: o.crf, preset: o.preset, signal: ctx.signal,
+        ffmpeg, media: ctx.media, name: o.name, numbered: split, fps, crf: o.crf, preset: o.preset, signal: ctx.signal,
         maxFrames: split ? maxFrames : Infinity, maxBytes: o.maxBytes, size: stripSize(windowSec, leads.length, stripOptions(o)),
       })
       plan = { leads, windowSec, stepSec, fps, keepEvery }
@@ -101,76 +117,96 @@ export default defineStage<RenderVideoOptions>({
     const itemFor = (p: PartDone): RenderItem => {
       const { leads, stepSec, keepEvery } = plan!
       return {
-        kind: 'render', recordId: ctx.recordId, format: 'mp4', path: runPath(ctx.runDir, p.file), bytes: p.bytes,
+        kind: 'render', id: `${ctx.recordId}:${p.rel}`, recordId: ctx.recordId, format: 'mp4', path: p.path, bytes: p.bytes,
         startSample: p.first.startSample, endSample: p.last.startSample + p.last.lengthSamples,
         startMs: p.first.startMs, endMs: endMs(p.last.startMs, p.last.lengthSamples, p.last.fs),
         leads: leads.map((i) => p.first.labels[i]), part: p.part, frames: p.frames, fps: p.fps, durationSec: p.frames / p.fps,
         width: p.width, height: p.height, policy: o.policy, keepEvery, speedX: p.fps * stepSec * keepEvery,
       }
     }
-    // Lands frames oldest first while more than `keep` are in flight; a part that closes becomes an item.
-    async function* land(keep: number): AsyncGenerator<Item> {
-      while (flight.length > keep) {
-        const f = flight.shift()!
-        const pixels = await f.frame
-        const closed = await parts!.write(pixels, f.window)
-        spare.push(pixels) // ffmpeg has taken its bytes: the next frame may be drawn into it
-        ctx.count?.('video-frame')
+    // Writes frames oldest first while more than `keep` are drawing; a part that closes becomes an item.
+    async function* land(keep?: number): AsyncGenerator<Item> {
+      for await (const f of frames.land(keep)) {
+        const closed = await parts!.write(f.pixels, f.window)
+        drawing.shift()
+        openEnd = f.window.startSample + f.window.lengthSamples
+        spare.push(f.pixels) // ffmpeg has taken its bytes: the next frame may be drawn into it
+        ctx.count('video-frame')
         if (closed) yield itemFor(closed)
       }
     }
-    async function* draw(ready: HeldWindow[]): AsyncGenerator<Item> {
-      for (const h of ready) {
-        if (!plan) setUp(h.window)
-        if (h.window.index % plan!.keepEvery !== 0) continue
-        pool ??= createRenderPool(o.threads, 'render-video')
-        const request = stripRequest('rgba', h, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec)
-        request.target = spare.pop()
-        const frame = pool.draw(request)
-        frame.catch(() => undefined) // awaited in order by land(); not unhandled meanwhile
-        flight.push({ frame, window: h.window })
-        yield* land(depth)
-      }
+    async function* clip(ex: ExcerptItem, markers: Joined<Span>['markers']): AsyncGenerator<Item> {
+      const cut = cutter!.cut(ex.startSample, ex.endSample)
+      const leads = pickLeads('render-video', o.leads, cut.labels)
+      const strip = stripOptions(o)
+      const size = stripSize(c!.windowSec, leads.length, strip)
+      const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
+      const rel = `clips/${ex.set}/${excerptFileName(ex)}.mp4`
+      const samples = leads.map((i) => cut.samples[i])
+      const done = await renderClip({ startSample: ex.startSample, startMs: ex.startMs, samples, labels: leads.map((i) => cut.labels[i]), fs: cut.fs, markers }, first(), {
+        ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, depth, size, strip,
+        title: `${ctx.recordId} ${ex.reason.event?.label ?? ex.set}`, startTime, signal: ctx.signal, spare: clipSpare,
+      })
+      ctx.count('video-frame', done.frames)
+      const span = ex.endSample - ex.startSample
+      yield {
+        kind: 'render', id: `${ctx.recordId}:${rel}`, recordId: ctx.recordId, format: 'mp4', path: done.path, bytes: done.bytes,
+        startSample: ex.startSample, endSample: ex.endSample, startMs: ex.startMs, endMs: endMs(ex.startMs, span, cut.fs),
+        leads: leads.map((i) => cut.labels[i]), of: ex.id, from: [ex.id], ...(ex.reason.event ? { event: ex.reason.event } : {}),
+        frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
+      } satisfies RenderItem
     }
-    const c = o.clips
-    const picker = c ? createEventPicker(c, o.markers, o.markerLagSec, c.windowSec / 2) : null
-    const clipSpare: Uint8Array[] = [] // the clips' frame buffers (their size is not the record's frames')
-    async function* clip(cuts: EventCut[]): AsyncGenerator<Item> {
-      for (const cut of cuts) {
-        const leads = pickLeads('render-video', o.leads, cut.labels)
-        pool ??= createRenderPool(o.threads, 'render-video')
-        const strip = stripOptions(o)
-        const size = stripSize(c!.windowSec, leads.length, strip)
-        const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
-        const done = await renderClip(cut, leads, pool, { ffmpeg: o.ffmpeg!, dir: path.join(ctx.mediaDir, 'clips'), fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, padSec: c!.padSec, depth, size, strip, title: `${ctx.recordId} ${cut.event.label}`, startTime, signal: ctx.signal, source: c!.source, spare: clipSpare })
-        ctx.count?.('video-frame', done.frames)
-        const span = cut.samples[0].length
-        yield {
-          kind: 'render', recordId: ctx.recordId, format: 'mp4', path: runPath(ctx.runDir, done.file), bytes: done.bytes,
-          startSample: cut.startSample, endSample: cut.startSample + span, startMs: cut.startMs, endMs: endMs(cut.startMs, span, cut.fs),
-          leads: leads.map((i) => cut.labels[i]), event: cut.event, frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
-        } satisfies RenderItem
+    async function* release(ready: Joined<Span>[]): AsyncGenerator<Item> {
+      for (const j of ready) {
+        if ('excerpt' in j.span) {
+          yield* clip(j.span.excerpt, j.markers)
+          continue
+        }
+        const w = j.span.window
+        if (!plan) setUp(w)
+        if (w.index % plan!.keepEvery !== 0) continue
+        const request = stripRequest('rgba', w, j.markers, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec)
+        request.target = spare.pop()
+        frames.push(first().draw(request).then((pixels) => ({ pixels, window: w })))
+        drawing.push(w.startSample)
+        yield* land()
       }
     }
 
     try {
-      for await (const item of source as AsyncIterable<Item>) {
+      for await (const item of source) {
+        if (item.kind === 'watermark') {
+          marks.seen(item.sample)
+          yield* release(join.watermark(item.sample))
+          cutter?.keepFrom(Math.min(item.sample, join.lowest()))
+          // A part is positioned at its end (it becomes an item when it closes): the open part holds
+          // the watermark at its last window's end, the frames drawing at their windows.
+          const w = marks.next(Math.min(join.lowest(), ...drawing, openEnd))
+          if (w) yield w
+          continue
+        }
         yield item
-        if (item.kind === 'recording') ({ startTime, durationSec } = item as RecordingItem)
-        else if (item.kind === 'window') windows++
-        else if (item.kind === 'block') blocks++
-        const ready = o.windows ? hold.push(item) : []
-        if (ready.length) yield* draw(ready)
-        if (picker) yield* clip(picker.push(item))
+        if (item.kind === 'recording') ({ startTime, durationSec } = item)
+        else if (item.kind === 'beat') join.beat(item)
+        else if (item.kind === 'block') {
+          blocks++
+          cutter?.push(item)
+        } else if (item.kind === 'window') {
+          windows++
+          if (o.windows) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item })
+        } else if (item.kind === 'excerpt' && sets.has(item.set)) {
+          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item })
+        }
       }
-      yield* draw(o.windows ? hold.end() : [])
-      if (picker) yield* clip(picker.end())
+      yield* release(join.end())
       yield* land(0)
       const closed = await (parts as VideoParts | null)?.finish()
       if (closed) yield itemFor(closed)
-      if (o.windows && blocks > 0 && windows === 0) throw noWindows('render-video')
+      if (o.windows && blocks > 0 && windows === 0 && !sets.size) throw noWindows('render-video')
+      const w = marks.next()
+      if (w) yield w
     } finally {
-      await Promise.allSettled(flight.map((f) => f.frame))
+      await frames.settle()
       await (parts as VideoParts | null)?.abort()
       await (pool as RenderPool | null)?.close()
     }

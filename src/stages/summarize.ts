@@ -2,14 +2,16 @@
 // built incrementally from the `beat` and `rhythm` items that pass (no beat list is held): the
 // figures of a Holter report (duration, beats, mean/max/min HR with times, tachy/brady share,
 // S and V counts and burden, singles/couplets/runs, bigeminy/trigeminy, pauses, rhythm episodes)
-// with the beat times they came from (capped lists). `source: auto` summarizes the detector's
-// beats when there are any, else the reference beats (both are tracked, one is reported).
+// with the beat times they came from (capped lists). `source: auto` summarizes the reference
+// beats when the record has any (an expert's labels beat a detector's guesses), else the
+// detector's (both are tracked, one is reported, and `source` says which).
 // With a `quality` stage upstream, beats in flagged windows are left out of the statistics
-// (counted as excludedBeats; no interval spans them) and the flagged time is reported per lead;
-// see artifact-gate.ts for which lead counts.
+// (counted as excludedBeats; no interval spans them) and the flagged time is reported per lead,
+// keyed by label, or by label#index for leads that share a label; see artifact-gate.ts for
+// which lead counts.
 import { defineStage } from '../core/stage.ts'
-import type { BeatItem, GapItem, Item, QualityItem, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
-import { createRecordSummary } from '../dsp/record-summary.ts'
+import type { SummaryItem } from '../core/items.ts'
+import { createFlaggedTime, createRecordSummary } from '../dsp/record-summary.ts'
 import { createArtifactGate, type GatedBeat } from '../dsp/artifact-gate.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 
@@ -29,7 +31,7 @@ export type SummarizeOptions = z.infer<typeof schema>
 
 export default defineStage<SummarizeOptions>({
   name: 'summarize',
-  version: 2,
+  version: 3,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
@@ -37,7 +39,7 @@ export default defineStage<SummarizeOptions>({
     const trackers = { reference: make(), detector: make() }
     const seen = { reference: 0, detector: 0 }
     const gate = createArtifactGate()
-    const flagged = new Map<string, { flaggedMs: number; invalid: number; flat: number; saturated: number; noisy: number }>()
+    const flagged = createFlaggedTime()
     let windows = 0
     let durationSec = 0
     let signalSec = 0
@@ -49,48 +51,41 @@ export default defineStage<SummarizeOptions>({
         t.addBeat(b.label, b.timeMs, artifact && o.excludeArtifacts)
       }
     }
-    for await (const item of source as AsyncIterable<Item>) {
+    for await (const item of source) {
       yield item
       if (item.kind === 'beat') {
-        const b = item as BeatItem
-        seen[b.source]++
-        add(gate.beat(b))
+        seen[item.source]++
+        add(gate.beat(item))
       } else if (item.kind === 'rhythm') {
-        const r = item as RhythmItem
-        trackers[r.source].addRhythm(r.rhythm, r.startMs, r.endMs)
+        trackers[item.source].addRhythm(item.rhythm, item.startMs, item.endMs)
       } else if (item.kind === 'quality') {
-        const q = item as QualityItem
         windows++
-        for (const l of q.leads) {
-          const f = flagged.get(l.label) ?? { flaggedMs: 0, invalid: 0, flat: 0, saturated: 0, noisy: 0 }
-          if (l.flags.length) f.flaggedMs += q.endMs - q.startMs
-          for (const flag of l.flags) f[flag]++
-          flagged.set(l.label, f)
-        }
-        add(gate.quality(q))
+        flagged.add(item)
+        add(gate.quality(item))
       } else if (item.kind === 'gap') {
-        gate.gap((item as GapItem).atSample)
+        gate.gap(item.atSample)
       } else if (item.kind === 'recording') {
-        durationSec = (item as RecordingItem).durationSec
+        durationSec = item.durationSec
       } else if (item.kind === 'block') {
-        const b = item as SampleBlock
-        signalSec += (b.leads[0]?.length ?? 0) / b.fs
-        add(gate.position(b.startSample + (b.leads[0]?.length ?? 0), b.fs))
+        signalSec += (item.leads[0]?.length ?? 0) / item.fs
+      } else if (item.kind === 'watermark') {
+        add(gate.watermark(item.sample))
       }
     }
     add(gate.finish())
-    const chosen = o.source === 'auto' ? (seen.detector > 0 ? 'detector' : 'reference') : o.source
+    const chosen = o.source === 'auto' ? (seen.reference > 0 ? 'reference' : 'detector') : o.source
     const stats = trackers[chosen].finish()
     // Rhythm episodes come only from reference annotations, whichever beats are summarized.
     const rhythms = chosen === 'reference' ? stats.rhythms : trackers.reference.finish().rhythms
-    yield {
-      kind: 'summary', recordId: ctx.recordId, source: chosen,
+    const summary: SummaryItem = {
+      kind: 'summary', id: `${ctx.recordId}:summary`, recordId: ctx.recordId, source: chosen,
       durationSec: Math.round((signalSec || durationSec) * 1000) / 1000,
       settings: { tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseSec: o.pauseSec, avgBeats: o.avgBeats, excludeArtifacts: o.excludeArtifacts },
       ...stats,
       rhythms,
       // Flagged windows per lead (counts per flag): only when a quality stage ran.
-      ...(windows > 0 ? { quality: { windows, leads: Object.fromEntries(flagged) } } : {}),
+      ...(windows > 0 ? { quality: { windows, leads: flagged.finish() } } : {}),
     }
+    yield summary
   },
 })

@@ -22,9 +22,13 @@ export interface BeatEngineOptions {
 export const BEAT_FIELDS = 5
 const LABELS: readonly BeatLabel[] = ['N', 'S', 'V', 'F', 'Q']
 
-/** Beats packed BEAT_FIELDS numbers each (see BEAT_FIELDS). */
-export function packBeats(beats: readonly ClassifiedBeat[]): Float64Array {
-  const p = new Float64Array(beats.length * BEAT_FIELDS)
+/**
+ * Beats packed BEAT_FIELDS numbers each (see BEAT_FIELDS), then one number: the sample from which
+ * on every beat still to come lies (the engine's settled point, for the stage's watermark).
+ */
+export function packBeats(beats: readonly ClassifiedBeat[], settled = -Infinity): Float64Array {
+  const p = new Float64Array(beats.length * BEAT_FIELDS + 1)
+  p[p.length - 1] = settled
   beats.forEach((b, i) => {
     const o = i * BEAT_FIELDS
     p[o] = b.sample
@@ -36,6 +40,16 @@ export function packBeats(beats: readonly ClassifiedBeat[]): Float64Array {
     p[o + 4] = b.templateCorr ?? NaN
   })
   return p
+}
+
+/** How many beats packed beats hold. */
+export function packedCount(p: Float64Array): number {
+  return (p.length - 1) / BEAT_FIELDS
+}
+
+/** The settled point packed with the beats. */
+export function packedSettled(p: Float64Array): number {
+  return p[p.length - 1]
 }
 
 /** Beat i of packed beats, as the classifier gave it. */
@@ -67,15 +81,18 @@ export function createBeatCore(o: BeatEngineOptions) {
     for (const s of beats) for (const b of cls.beat(s)) out.push(b)
     return out
   }
+  const settled = () => Math.min(det.settled(), cls.settled())
   return {
     push(x: Float32Array, at: number): Float64Array {
-      cls.push(x, at)
-      return packBeats(found(det.push(x, at)))
+      // Beats the classifier closes for want of a successor come before those found now.
+      const out = cls.push(x, at)
+      for (const b of found(det.push(x, at))) out.push(b)
+      return packBeats(out, settled())
     },
     finish(): Float64Array {
       const out = found(det.finish())
       for (const b of cls.finish()) out.push(b)
-      return packBeats(out)
+      return packBeats(out, Infinity)
     },
   }
 }

@@ -5,6 +5,7 @@
 // with the EC57/bxb scorer on detector beats, on the raw and on the cleaned signal.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ClassifiedBeat, createBeatClassifier } from '../../src/dsp/beat-classifier.ts'
+import { LATE_SEC } from '../../src/dsp/qrs-detector.ts'
 import { blendInto, type CentredTemplate, centreTemplate, createCentred, MATCH_FROM, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from '../../src/dsp/beat-features.ts'
 import { at, CENTER, createBeatWindower, GRID_HZ, WINDOW_LEN, windowReach } from '../../src/dsp/beat-window.ts'
 import { toBeatSeries } from '../../src/formats/aami-classes.ts'
@@ -75,7 +76,7 @@ function classify(r: Rhythm, fs: number, blockSizes: number[], lagMs = 250, from
   let next = 0
   for (let at = from, k = 0; at < r.x.length; k++) {
     const n = blockSizes[k % blockSizes.length]
-    cls.push(r.x.subarray(at, at + n), at)
+    out.push(...cls.push(r.x.subarray(at, at + n), at))
     at += n
     while (next < r.beats.length && r.beats[next] < Math.min(at, r.x.length) - (lagMs * fs) / 1000) out.push(...cls.beat(r.beats[next++]))
   }
@@ -150,9 +151,9 @@ describe('createBeatClassifier on synthetic rhythms', () => {
     const cls = createBeatClassifier({ fs })
     const cut = r.beats[20] + 20 // samples [cut, cut + 5 s) are missing
     const out: ClassifiedBeat[] = []
-    cls.push(r.x.subarray(0, cut), 0)
+    out.push(...cls.push(r.x.subarray(0, cut), 0))
     for (const b of r.beats.filter((b) => b < cut)) out.push(...cls.beat(b))
-    cls.push(r.x.subarray(cut + 5 * fs), cut + 5 * fs)
+    out.push(...cls.push(r.x.subarray(cut + 5 * fs), cut + 5 * fs))
     for (const b of r.beats.filter((b) => b >= cut + 5 * fs)) out.push(...cls.beat(b))
     out.push(...cls.finish())
     const after = r.beats.findIndex((b) => b >= cut + 5 * fs)
@@ -178,12 +179,41 @@ describe('createBeatClassifier on synthetic rhythms', () => {
     const r = rhythm(fs, 10)
     const cls = createBeatClassifier({ fs })
     const early = r.beats[1] - Math.round(0.5 * fs) // an extra detection 0.3 s after beat 0
-    cls.push(r.x.subarray(0, early + 10), 0)
+    expect(cls.push(r.x.subarray(0, early + 10), 0)).toEqual([])
     expect(cls.beat(r.beats[0])).toEqual([])
     expect(cls.beat(early)).toEqual([]) // beat 0 has its next beat but not yet its whole window
-    cls.push(r.x.subarray(early + 10), early + 10)
-    expect(cls.beat(r.beats[1]).map((b) => b.sample)).toEqual([r.beats[0], early])
+    expect(cls.settled()).toBe(r.beats[0])
+    // The samples that complete beat 0's window: it comes out with them, its successor waits.
+    expect(cls.push(r.x.subarray(early + 10), early + 10).map((b) => b.sample)).toEqual([r.beats[0]])
+    expect(cls.settled()).toBe(early)
+    expect(cls.beat(r.beats[1]).map((b) => b.sample)).toEqual([early])
     expect(cls.finish().map((b) => b.sample)).toEqual([r.beats[1]])
+    expect(cls.settled()).toBe(Infinity)
+  })
+
+  it('closes a beat with no successor LATE_SEC on, as a pause, with the label the successor would give it', () => {
+    const fs = 250
+    const r = rhythm(fs, 30)
+    const last = r.beats.length - 1
+    const run = (silenceSec: number, thenBeat: boolean) => {
+      const cls = createBeatClassifier({ fs })
+      const out = [...cls.push(r.x, 0)]
+      for (const b of r.beats) out.push(...cls.beat(b))
+      // A flat lead after the last beat, pushed second by second: the last beat waits for a successor.
+      const flat = new Float32Array(fs)
+      for (let s = 0; s < silenceSec; s++) out.push(...cls.push(flat, r.x.length + s * fs))
+      const before = out.length
+      if (thenBeat) out.push(...cls.beat(r.x.length + silenceSec * fs - fs / 2))
+      return { out, closedEarly: out.slice(0, before).some((b) => b.sample === r.beats[last]), all: [...out, ...cls.finish()] }
+    }
+    const short = run(2 * LATE_SEC - 2, true)
+    const long = run(2 * LATE_SEC + 3, true)
+    expect(short.closedEarly).toBe(false) // a successor could still come: the beat waits for it
+    expect(long.closedEarly).toBe(true) // none can come within LATE_SEC of it any more: it comes out
+    const label = (x: typeof long) => x.all.find((b) => b.sample === r.beats[last])!.label
+    expect(label(long)).toBe(label(short))
+    expect(label(long)).toBe(label(run(2 * LATE_SEC + 3, false)))
+    expect(long.all.map((b) => b.sample)).toEqual([...r.beats, r.x.length + (2 * LATE_SEC + 3) * fs - fs / 2])
   })
 
   it('rejects beats out of order or beyond the pushed samples, and overlapping blocks', () => {

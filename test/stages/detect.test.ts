@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { watermarkViolations, withoutWatermarks } from '../helpers/watermarks.ts'
 import path from 'node:path'
 import detect from '../../src/stages/detect.ts'
 import type { BeatItem, GapItem, Item, SampleBlock } from '../../src/core/items.ts'
@@ -24,8 +25,13 @@ describe('detect stage', () => {
     expect(beats[0].rrMs).toBeNull()
     expect(beats[1].rrMs).toBeCloseTo(((beats[1].sample - beats[0].sample) / 360) * 1000, 0)
     expect(new Set(beats.map((b) => b.label)).size).toBeGreaterThan(1)
-    // Every item passes through, and each beat comes after the block holding its sample.
-    expect(out.filter((i) => i.kind !== 'beat')).toEqual(items)
+    // Every item passes through, and each beat comes after the block holding its sample; the
+    // watermarks passed on hold for the late beats, and follow the signal.
+    expect(withoutWatermarks(out.filter((i) => i.kind !== 'beat'))).toEqual(withoutWatermarks(items))
+    const marks = watermarkViolations(out)
+    expect(marks.violations).toEqual([])
+    expect(marks.watermarks).toBeGreaterThan(100)
+    expect(marks.last).toBe(concatLead(items, 0).length)
     let blockEnd = 0
     for (const item of out) {
       if (item.kind === 'block') blockEnd = (item as SampleBlock).startSample + (item as SampleBlock).leads[0].length

@@ -213,7 +213,8 @@ describeShared('read stage: WFDB annotations out of sample order', () => {
     for (const samples of cases) {
       writeFileSync(path.join(tmp, '100.atr'), atr(samples))
       const { items, warnings } = await readRecord(recordSpec(path.join(tmp, '100')))
-      expect(warnings).toEqual([])
+      // A step back across blocks puts an annotation behind the watermark of the block before: said once.
+      expect(warnings.map((w) => w.code)).toEqual(samples === cases[0] ? [] : ['W_LATE_ANNOTATION'])
       expect(annotationsOf(items).map((a) => a.sample)).toEqual(samples)
       // Where each one comes out: before the first block that ends past its sample and past
       // every annotation before it in the file (blocks of 10 s: 3600 samples).

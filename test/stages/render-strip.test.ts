@@ -4,7 +4,9 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { BeatItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
+import type { BeatItem, ExcerptItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
+import excerpt from '../../src/stages/excerpt.ts'
+import { watermarkViolations, withoutWatermarks } from '../helpers/watermarks.ts'
 import renderStrip from '../../src/stages/render-strip.ts'
 import { DEFAULT_STRIP_OPTIONS, drawStrip, stripSize } from '../../src/render/draw-strip.ts'
 import { decodePng } from '../../src/render/png.ts'
@@ -27,8 +29,10 @@ describe('render-strip', () => {
     const renders = items.filter((i): i is RenderItem => i.kind === 'render')
     expect(windows).toHaveLength(6)
     expect(renders.map((r) => r.windowIndex)).toEqual([0, 1, 2, 3, 4, 5])
-    // Every input item passes through, in order, with the render items added.
-    expect(items.filter((i) => i.kind !== 'render')).toEqual(input)
+    // Every input item passes through, in order, with the render items added, and the watermarks hold.
+    expect(withoutWatermarks(items.filter((i) => i.kind !== 'render'))).toEqual(withoutWatermarks(input))
+    expect(watermarkViolations(items).violations).toEqual([])
+    expect(renders.map((r) => [r.id, r.from])).toEqual(windows.map((w, k) => [`rec:strips/w${String(k).padStart(6, '0')}.png`, [w.id]]))
     const ctx = testContext(renderStrip, {}, { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, [])
     const size = stripSize(10, 2, DEFAULT_STRIP_OPTIONS)
     for (const [k, r] of renders.entries()) {
@@ -87,17 +91,21 @@ async function rejected(p: Promise<unknown>): Promise<PipelineError> {
   return err as PipelineError
 }
 
-describe('render-strip events', () => {
-  it('draws a strip of padSec either side of each reference V of record 208, at least minGapSec apart, equal to the strip of the same samples', async () => {
+describe('render-strip excerpts', () => {
+  it('draws each excerpt of its sets: padSec either side of each reference V of record 208, at least minGapSec apart, equal to the strip of the same samples', async () => {
     const input208 = await renderInput('208', 120)
-    const { items } = await runStage(renderStrip, input208, { options: { windows: false, dir: 'ev', events: { labels: ['V'], padSec: 5, minGapSec: 10 } } })
+    const excerpted = await runStage(excerpt, input208, { options: { set: 'ev', around: { labels: ['V'], padSec: 5, minGapSec: 10 } } })
+    const { items } = await runStage(renderStrip, excerpted.items, { options: { windows: false, excerpts: 'ev' } })
+    expect(watermarkViolations(items).violations).toEqual([])
     const renders = items.filter((i): i is RenderItem => i.kind === 'render')
-    // The reference Vs, thinned to one per 10 s (and none that could not be cut whole: all are).
+    // The reference Vs, thinned to one per 10 s.
     const vs = input208.filter((i): i is BeatItem => i.kind === 'beat' && (i as BeatItem).source === 'reference' && (i as BeatItem).label === 'V')
     const expected: number[] = []
     for (const v of vs) if (!expected.length || v.sample - expected.at(-1)! >= 3600) expected.push(v.sample)
     expect(expected.length).toBeGreaterThan(5)
     expect(renders.map((r) => (r.event as { sample: number }).sample)).toEqual(expected)
+    const excerpts = excerpted.items.filter((i): i is ExcerptItem => i.kind === 'excerpt')
+    expect(renders.map((r) => r.of)).toEqual(excerpts.map((x) => x.id))
     const ctx = testContext(renderStrip, {}, { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, [])
     const windows208 = input208.filter((i): i is WindowItem => i.kind === 'window')
     const all = windows208[0].samples.map((_, l) => {
@@ -105,9 +113,9 @@ describe('render-strip events', () => {
       windows208.forEach((w, k) => x.set(w.samples[l], k * 3600))
       return x
     })
-    for (const r of renders.slice(0, 3)) {
+    for (const r of renders.slice(1, 4)) {
       const e = r.event as { sample: number; label: string; timeMs: number }
-      expect(r.path).toBe(`media/rec/ev/events/e${String(e.sample).padStart(9, '0')}-V.png`)
+      expect(r.path).toBe(`media/rec/strips/ev/e${String(e.sample).padStart(9, '0')}-V.png`)
       expect([r.startSample, r.endSample]).toEqual([e.sample - 1800, e.sample + 1800])
       const from = e.sample - 1800
       const markers = input208.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= from && b.sample < from + 3600).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
@@ -117,19 +125,26 @@ describe('render-strip events', () => {
       expect(Buffer.compare(Buffer.from(png.data), Buffer.from(strip.data))).toBe(0)
     }
   }, 60_000)
+
+  it('says where the retired events and markerLagSec options went', () => {
+    const where = { file: 'd.yaml', yamlPath: 'stages[5].options' }
+    expect(() => renderStrip.parseOptions!({ events: { labels: ['V'] } }, where)).toThrow(/"events" moved to the excerpt stage/)
+    expect(() => renderStrip.parseOptions!({ markerLagSec: 30 }, where)).toThrow(/markerLagSec is gone: a strip now waits for the watermark/)
+  })
 })
 
-describe('render-strip events from a sidecar', () => {
+describe('render-strip excerpts from a sidecar', () => {
   it('takes rhythm changes from the sidecar annotate reads (and not from the recording\'s own annotations); without it, from the recording\'s', async () => {
     const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'))
     const { items: read } = await readRecord(spec)
     const dir = tmpDir('hp-strip-sidecar-')
     // Record 100's .atr has one rhythm change, "(N" at sample 18; the sidecar has three others.
     writeFileSync(path.join(dir, '100.annotations.csv'), 'sample,symbol,aux\n5000,+,(AFIB\n15000,+,(N\n25000,+,(AFIB\n')
-    const events = { labels: ['AFIB', 'N'], padSec: 5, minGapSec: 0 }
+    const around = { labels: ['AFIB', 'N'], padSec: 5, minGapSec: 0 }
     const picked = async (sidecar: string) => {
       const annotated = await runStage(annotate, read, { record: spec, options: { sidecar } })
-      const { items } = await runStage(renderStrip, annotated.items, { record: spec, options: { windows: false, dir: 'ev', markers: 'none', events } })
+      const excerpted = await runStage(excerpt, annotated.items, { record: spec, options: { set: 'ev', around } })
+      const { items } = await runStage(renderStrip, excerpted.items, { record: spec, options: { windows: false, markers: 'none', excerpts: 'ev' } })
       return items.filter((i): i is RenderItem => i.kind === 'render').map((r) => {
         const e = r.event as { sample: number; label: string; kind: string }
         return `${e.kind} ${e.label}@${e.sample}`

@@ -3,6 +3,12 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import renderText from '../../src/stages/render-text.ts'
 import segment from '../../src/stages/segment.ts'
+import excerpt from '../../src/stages/excerpt.ts'
+import { BUILTIN_STAGES } from '../../src/stages/index.ts'
+import { resolveStages } from '../../src/config/plugins.ts'
+import { streamRecord } from '../../src/run/run-record.ts'
+import { localShared } from '../../src/run/local-context.ts'
+import { watermarkViolations, withoutWatermarks } from '../helpers/watermarks.ts'
 import type { Item, RenderItem, SampleBlock, WindowItem } from '../../src/core/items.ts'
 import type { Stage, StageContext } from '../../src/core/stage.ts'
 import { PipelineError } from '../../src/core/errors.ts'
@@ -18,13 +24,13 @@ import { rejection, thrown } from '../helpers/thrown.ts'
 import { toFixedMv } from '../helpers/mv-text.ts'
 
 const spec = recordSpec(path.join(ROOT, 'samples/mitdb/100'), { id: '100' })
+const FIXTURES = path.join(ROOT, 'test/fixtures')
 const record100 = readRecord(spec).then((r) => r.items) // 30 min, 2 leads at 360 Hz
 
 let runs = 0
 /** A context for `stage` in a fresh run directory. */
 function context<O>(stage: Stage<O>, options: unknown, signal?: AbortSignal): StageContext<O> {
-  const runDir = path.join(tmpDir('hp-render-text-'), `run${runs++}`)
-  return { ...testContext(stage, options, spec, [], signal), runDir, mediaDir: path.join(runDir, 'media', spec.id) }
+  return testContext(stage, options, spec, [], signal, path.join(tmpDir('hp-render-text-'), `run${runs++}`))
 }
 
 async function* from(items: Item[]): AsyncGenerator<Item> {
@@ -35,9 +41,9 @@ async function* from(items: Item[]): AsyncGenerator<Item> {
 async function render(options: unknown, opts: { items?: Item[]; segment?: boolean; signal?: AbortSignal; stopAfter?: number } = {}) {
   const items = opts.items ?? (await record100)
   const ctx = context(renderText, options, opts.signal)
-  const input = opts.segment === false ? from(items) : segment.transform(from(items), context(segment, {}))
+  const input = opts.segment === false ? from(items) : (segment.transform(from(items), context(segment, {})) as AsyncIterable<Item>)
   const out: Item[] = []
-  for await (const item of renderText.transform(input, ctx)) out.push(item)
+  for await (const item of renderText.transform(input, ctx)) out.push(item as Item)
   return { out, ctx }
 }
 
@@ -53,18 +59,19 @@ describe('render-text stage on record 100', () => {
     expect(windows).toHaveLength(180)
     expect(renders).toHaveLength(180)
     // Every item passes through, each render item right after its window.
-    expect(out.filter((i) => i.kind !== 'render' && i.kind !== 'window')).toEqual(await record100)
+    expect(withoutWatermarks(out.filter((i) => i.kind !== 'render' && i.kind !== 'window'))).toEqual(withoutWatermarks(await record100))
+    expect(watermarkViolations(out).violations).toEqual([])
     renders.forEach((r, k) => expect(out[out.indexOf(windows[k]) + 1]).toBe(r))
 
     const file = path.join(ctx.runDir, renders[0].path)
     expect(renders[0].path).toBe('media/100/text.txt')
-    expect(readdirSync(path.dirname(file))).toEqual(['text.txt']) // no .partial left
+    expect(readdirSync(path.dirname(file))).toEqual(['text.txt'])
     const text = readFileSync(file)
     let at = 0
     renders.forEach((r, k) => {
       const w = windows[k]
       expect(r).toMatchObject({
-        kind: 'render', recordId: '100', format: 'text', offset: at, windowIndex: w.index, startSample: w.startSample,
+        kind: 'render', id: `100:text.txt#w${w.index}`, recordId: '100', format: 'text', offset: at, windowIndex: w.index, from: [w.id], startSample: w.startSample,
         endSample: w.startSample + 3600, startMs: w.startMs, endMs: w.startMs + 10_000, leads: ['MLII', 'V5'], fs: 360, values: 7200,
       })
       const slice = text.subarray(r.offset as number, (r.offset as number) + r.bytes)
@@ -111,7 +118,7 @@ describe('render-text stage on record 100', () => {
     const items = (await record100).slice(0, 20)
     const ctx = context(renderText, { leads: ['MLII', 'V9'] })
     const run = async () => {
-      for await (const _ of renderText.transform(segment.transform(from(items), context(segment, {})), ctx));
+      for await (const _ of renderText.transform(segment.transform(from(items), context(segment, {})) as AsyncIterable<Item>, ctx));
     }
     const err = await rejected(run())
     expect(err.code).toBe('E_CONFIG_VALUE')
@@ -131,32 +138,45 @@ describe('render-text stage on record 100', () => {
     expect(existsSync(ctx.mediaDir)).toBe(false)
   })
 
-  it('removes the partial file when the stream is aborted, and when the consumer stops early', async () => {
-    const ac = new AbortController()
-    const ctx = context(renderText, {}, ac.signal)
-    const seen: Item[] = []
-    const err = await rejected((async () => {
-      for await (const item of renderText.transform(segment.transform(from(await record100), context(segment, {})), ctx)) {
-        seen.push(item)
-        if (rendersOf(seen).length === 3) {
-          expect(readdirSync(ctx.mediaDir)).toEqual(['text.txt.partial'])
-          ac.abort()
-        }
-      }
-    })())
-    expect(err.name).toBe('AbortError')
-    expect(readdirSync(ctx.mediaDir)).toEqual([])
-
-    const ctx2 = context(renderText, {})
-    for await (const item of renderText.transform(segment.transform(from(await record100), context(segment, {})), ctx2)) {
-      if (item.kind === 'render') break
+  it('yields a render item only once its bytes are in the file under its path, for windows and excerpts', async () => {
+    const all = await record100
+    const items = all.slice(0, all.findIndex((i) => i.kind === 'block' && i.startSample >= 5 * 60 * 360)) // the first 5 min
+    const ctx = context(renderText, { excerpts: ['pvc', 'ten'] })
+    const input = excerpt.transform(segment.transform(from(items), context(segment, {})) as AsyncIterable<Item>, context(excerpt, { set: 'ten', every: { minutes: 1, lengthSec: 25 } }))
+    let windows = 0
+    let excerpts = 0
+    for await (const item of renderText.transform(input as AsyncIterable<Item>, ctx)) {
+      if (item.kind !== 'render') continue
+      const r = item as RenderItem
+      // Read it now, as another process would: the range is there, whole.
+      const bytes = readFileSync(path.join(ctx.runDir, r.path)).subarray(r.offset as number, (r.offset as number) + r.bytes)
+      expect(bytes.length).toBe(r.bytes)
+      expect(bytes.toString('latin1').endsWith('\n')).toBe(true)
+      expect(r.tokens).toBe(estimateTokens(bytes))
+      if (r.of) {
+        excerpts++
+        expect(r).toMatchObject({ id: `100:text.txt#ex:ten:${r.startSample}`, of: `100:ex:ten:${r.startSample}`, values: r.endSample - r.startSample })
+        expect(r.endSample - r.startSample).toBe(25 * 360)
+      } else windows++
     }
-    expect(readdirSync(ctx2.mediaDir)).toEqual([])
+    expect(excerpts).toBe(5) // one a minute
+    expect(windows).toBe(30)
+  })
+
+  it('leaves no file when its record fails after it has written', async () => {
+    const dir = tmpDir('hp-render-text-')
+    const stages = await resolveStages(['read', 'segment', 'render-text', './fail-after.mjs'].map((use, i) => ({ use, options: {}, yamlPath: `stages[${i}]` })), path.join(FIXTURES, 'dataset.yaml'), BUILTIN_STAGES)
+    const shared = localShared({ signal: new AbortController().signal, warn: () => undefined, what: 'a test', runDir: dir, mediaDir: path.join(dir, 'media/100') })
+    const err = await rejected(streamRecord(spec, stages, shared, async (items) => {
+      for await (const _ of items);
+    }))
+    expect(err.message).toMatch(/fails after 3 render items/)
+    expect(existsSync(path.join(dir, 'media/100/text.txt'))).toBe(false)
   })
 
   it('validates its options with the YAML path', () => {
     const where = { file: 'd.yaml', yamlPath: 'stages[3].options' }
-    expect(renderText.parseOptions!({}, where)).toEqual({ leads: [0], decimals: 3, separator: ',', file: 'text.txt' })
+    expect(renderText.parseOptions!({}, where)).toEqual({ leads: [0], decimals: 3, separator: ',', file: 'text.txt', windows: true })
     expect(() => renderText.parseOptions!({ lead: [0] }, where)).toThrow(/unknown option "lead"/)
     for (const [bad, at] of [[{ decimals: 7 }, 'decimals'], [{ rate: 0 }, 'rate'], [{ separator: '.' }, 'separator'], [{ file: '../x.txt' }, 'file'], [{ leads: [] }, 'leads']] as const) {
       const err = thrown(() => renderText.parseOptions!(bad, where))
@@ -168,23 +188,26 @@ describe('render-text stage on record 100', () => {
 
 // The stage's writer (src/sinks/text-file.ts), tested here beside its only user.
 describe('createTextFile', () => {
-  it('writes through <file>.partial, counts the offset and renames on close', async () => {
+  it('writes under its own name, each write in the file when it returns, and counts the offset', async () => {
     const dir = tmpDir('hp-text-file-')
-    const file = path.join(dir, 'a/b/text.txt')
+    const file = path.join(dir, 'text.txt')
+    writeFileSync(file, 'left by an interrupted attempt')
     const out = await createTextFile(file)
-    expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial']) // opened before the first write
-    const chunk = Buffer.alloc(1_500_000, 48) // larger than a chunk (1 MiB): each goes to the stream alone
-    for (let k = 0; k < 5; k++) await out.write(chunk)
+    expect(readFileSync(file).length).toBe(0) // truncated when opened
+    const chunk = Buffer.alloc(1_500_000, 48)
+    for (let k = 0; k < 5; k++) {
+      await out.write(chunk)
+      expect(out.flushed).toBe(out.offset)
+      expect(readFileSync(file).length).toBe(out.offset)
+    }
     expect(out.offset).toBe(7_500_000)
-    expect(readdirSync(path.dirname(file))).toEqual(['text.txt.partial'])
     await out.close()
-    expect(readdirSync(path.dirname(file))).toEqual(['text.txt'])
     expect(readFileSync(file).length).toBe(7_500_000)
     await out.abort() // after close: nothing to do, the file stays
     expect(existsSync(file)).toBe(true)
   })
 
-  it('copies what it is given (the caller reuses one buffer) into chunks, and pieces of any size land in order at their offsets', async () => {
+  it('takes what it is given at once (the caller reuses one buffer), and pieces of any size land in order at their offsets', async () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'text.txt')
     const out = await createTextFile(file)
@@ -193,7 +216,7 @@ describe('createTextFile', () => {
     const expected = createHash('sha256')
     let total = 0
     for (let k = 0; k < 600; k++) {
-      // Mostly window-sized pieces, some of a byte, some larger than a chunk (1 MiB).
+      // Mostly window-sized pieces, some of a byte, some of megabytes.
       const r = next()
       const size = r < 0.05 ? 1 : r < 0.08 ? 1_048_576 + Math.floor(next() * 1_500_000) : 20_000 + Math.floor(next() * 10_000)
       const piece = scratch.subarray(0, size).fill(65 + (k % 26))
@@ -210,22 +233,13 @@ describe('createTextFile', () => {
     expect(createHash('sha256').update(text).digest('hex')).toBe(expected.digest('hex'))
   })
 
-  it('turns a failing open into E_IO when opening, without an unhandled error event, and leaves no file', async () => {
+  it('turns a failing open into E_IO naming the file', async () => {
     const dir = tmpDir('hp-text-file-')
     const file = path.join(dir, 'text.txt')
-    mkdirSync(`${file}.partial`) // opening it for writing fails (EISDIR)
+    mkdirSync(file) // opening it for writing fails (EISDIR)
     const err = await rejected(createTextFile(file))
     expect(err.code).toBe('E_IO')
-    expect(err.message).toMatch(/cannot open .*text\.txt\.partial: .*EISDIR/)
+    expect(err.message).toMatch(/cannot open .*text\.txt: .*EISDIR/)
     expect(err.cause).toBeInstanceOf(Error)
-    expect(existsSync(file)).toBe(false)
-  })
-
-  it('says which directory it cannot create', async () => {
-    const dir = tmpDir('hp-text-file-')
-    writeFileSync(path.join(dir, 'plain'), '')
-    const err = await rejected(createTextFile(path.join(dir, 'plain/sub/text.txt')))
-    expect(err.code).toBe('E_IO')
-    expect(err.message).toMatch(/cannot create the directory of .*plain\/sub\/text\.txt\.partial/)
   })
 })

@@ -9,6 +9,8 @@ import { PipelineError } from '../../src/core/errors.ts'
 import type { BeatItem, Item, RenderItem, WindowItem } from '../../src/core/items.ts'
 import renderVideo from '../../src/stages/render-video.ts'
 import segment from '../../src/stages/segment.ts'
+import excerpt from '../../src/stages/excerpt.ts'
+import { watermarkViolations } from '../helpers/watermarks.ts'
 import { DEFAULT_STRIP_OPTIONS, drawStrip, stripSize } from '../../src/render/draw-strip.ts'
 import { decodeFrame, probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { renderInput } from '../helpers/render-input.ts'
@@ -18,6 +20,8 @@ const HAVE = !skipWithoutFfmpeg() // skips (with a warning) without ffmpeg and f
 
 const input = HAVE ? await renderInput('100', 60) : []
 const input208 = HAVE ? await renderInput('208', 90) : []
+// A clip of 4 s strips stepping by 1 s across 8 s around each V: the V scrolls from the right edge to the left.
+const excerpted208 = HAVE ? (await runStage(excerpt, input208, { options: { set: 'v', around: { labels: ['V'], padSec: 4, minGapSec: 20 } } })).items : []
 const windows = input.filter((i): i is WindowItem => i.kind === 'window')
 const record = { id: 'rec', path: 'none', format: 'wfdb' as const, annotator: false as const, annotatorExplicit: false }
 const runDir = testContext(renderVideo, {}, record, []).runDir
@@ -59,8 +63,9 @@ describe.runIf(HAVE)('render-video', () => {
     expect((await probeVideo(path.join(runDir, fast[0].path))).frames).toBe(3)
   }, 60_000)
 
-  it('makes a clip around each reference V of record 208: the V scrolls across strips stepping by stepSec', async () => {
-    const { items } = await runStage(renderVideo, input208, { options: { windows: false, fps: 5, clips: { labels: ['V'], padSec: 2, stepSec: 1, windowSec: 4, minGapSec: 20 } } })
+  it('makes a clip of each excerpt of its sets (around each reference V of record 208): the V scrolls across strips stepping by stepSec', async () => {
+    const { items } = await runStage(renderVideo, excerpted208, { options: { windows: false, fps: 5, clips: { excerpts: 'v', stepSec: 1, windowSec: 4 } } })
+    expect(watermarkViolations(items).violations).toEqual([])
     const clips = renders(items)
     const vs = input208.filter((i): i is BeatItem => i.kind === 'beat' && (i as BeatItem).source === 'reference' && (i as BeatItem).label === 'V')
     const expected: number[] = []
@@ -69,7 +74,7 @@ describe.runIf(HAVE)('render-video', () => {
     const size = stripSize(4, 2, DEFAULT_STRIP_OPTIONS)
     const r = clips[1]
     const e = r.event as { sample: number; timeMs: number }
-    expect(r).toMatchObject({ path: `media/rec/clips/e${String(e.sample).padStart(9, '0')}-V.mp4`, frames: 5, fps: 5, startSample: e.sample - 4 * 360, endSample: e.sample + 4 * 360, width: size.width, height: size.height })
+    expect(r).toMatchObject({ path: `media/rec/clips/v/e${String(e.sample).padStart(9, '0')}-V.mp4`, frames: 5, fps: 5, startSample: e.sample - 4 * 360, endSample: e.sample + 4 * 360, width: size.width, height: size.height, of: `rec:ex:v:${e.sample - 4 * 360}` })
     expect((await probeVideo(path.join(runDir, r.path))).frames).toBe(5)
     // The middle frame is the 4 s strip centred on the V.
     const from = e.sample - 2 * 360
@@ -89,12 +94,12 @@ describe.runIf(HAVE)('render-video', () => {
   }, 60_000)
 
   it('encodes clips beside the record\'s video, with the same clips, frames and pixels as alone', async () => {
-    const clipOptions = { labels: ['V'], padSec: 2, stepSec: 1, windowSec: 4, minGapSec: 20 }
+    const clipOptions = { excerpts: 'v', stepSec: 1, windowSec: 4 }
     const size = stripSize(4, 2, DEFAULT_STRIP_OPTIONS)
     // The same record id both times (it is in each frame's title); each clip's middle frame decoded before the second run rewrites it.
     const run = async (windows: boolean) => {
-      const rs = renders((await runStage(renderVideo, input208, { record: { ...record, id: 'clips' }, options: { windows, fps: 5, clips: clipOptions } })).items)
-      const clips = await Promise.all(rs.filter((r) => r.event).map(async (r) => ({ path: r.path, frames: r.frames, startSample: r.startSample, middle: Buffer.from(await decodeFrame(path.join(runDir, r.path), 2, size.width, size.height)) })))
+      const rs = renders((await runStage(renderVideo, excerpted208, { record: { ...record, id: 'clips' }, options: { windows, fps: 5, clips: clipOptions } })).items)
+      const clips = await Promise.all(rs.filter((r) => r.event).map(async (r) => ({ path: r.path, frames: r.frames, startSample: r.startSample, middle: Buffer.from(await decodeFrame(path.join(runDir, r.path), Math.floor((r.frames as number) / 2), size.width, size.height)) })))
       return { rs, clips }
     }
     const alone = await run(false)
@@ -132,19 +137,35 @@ describe.runIf(HAVE)('render-video', () => {
   })
 
   it("fails with ffmpeg's error when the ffmpeg child is killed mid-record, leaving no process and no partial file", async () => {
-    async function* slow(): AsyncGenerator<Item> {
+    // The stage reports each frame ffmpeg has taken (ctx.count('video-frame')). The source kills
+    // ffmpeg when the stage asks for its next item after the first such frame: ffmpeg has started
+    // then (a frame larger than a pipe went in), windows are still to come and frames are in
+    // flight, so it is killed mid-record at a point fixed by the stage itself, not by a timer.
+    let framesTaken = 0
+    let windowsLeft = windows.length
+    let killedWithWindowsLeft: number | null = null
+    const ctx = {
+      ...testContext(renderVideo, { name: 'killed', fps: 5 }, record, []),
+      count(name: string, n = 1) {
+        if (name === 'video-frame') framesTaken += n
+      },
+    }
+    async function* feed(): AsyncGenerator<Item> {
       for (const item of input) {
-        yield item
-        // By window 4 the encoder has frames (two wait to be drawn, in flight): kill it, then keep feeding.
-        if (item.kind === 'window' && (item as WindowItem).index === 4) {
-          await new Promise((r) => setTimeout(r, 300))
+        if (framesTaken > 0 && killedWithWindowsLeft === null) {
           const pids = childFfmpeg()
           expect(pids.length).toBe(1)
           process.kill(pids[0], 'SIGKILL')
+          killedWithWindowsLeft = windowsLeft
         }
+        if (item.kind === 'window') windowsLeft--
+        yield item
       }
     }
-    const err = await runStage(renderVideo, slow(), { options: { name: 'killed', fps: 5, markerLagSec: 0 } }).then(() => null, (e: unknown) => e)
+    const err = await (async () => {
+      for await (const item of renderVideo.transform(feed(), ctx)) void item
+    })().then(() => null, (e: unknown) => e)
+    expect(killedWithWindowsLeft).toBeGreaterThan(0)
     expect(err).toBeInstanceOf(PipelineError)
     expect(err).toMatchObject({ code: 'E_FFMPEG' })
     expect((err as Error).message).toMatch(/ffmpeg exited with signal SIGKILL while encoding .*killed\.mp4/)

@@ -8,8 +8,8 @@ const fs = 100
 const beat = (sample: number, source: BeatItem['source'] = 'detector', label: BeatItem['label'] = 'N'): BeatItem =>
   ({ kind: 'beat', recordId: 'rec', source, sample, timeMs: sample * 10, label, ...(source === 'detector' ? { lead: 'MLII' } : {}) })
 const window = (index: number, flags: [string[], string[]]): QualityItem => ({
-  kind: 'quality', recordId: 'rec', index, startSample: index * 1000, endSample: (index + 1) * 1000, startMs: index * 10_000, endMs: (index + 1) * 10_000,
-  leads: (['MLII', 'V5'] as const).map((label, l) => ({ label, flags: flags[l] as QualityItem['leads'][0]['flags'], invalidPct: 0, flatPct: 0, saturatedPct: 0, slopeKurtosis: 20 })),
+  kind: 'quality', id: `rec:q${index}`, recordId: 'rec', index, startSample: index * 1000, endSample: (index + 1) * 1000, startMs: index * 10_000, endMs: (index + 1) * 10_000,
+  leads: (['MLII', 'V5'] as const).map((label, l) => ({ label, index: l, flags: flags[l] as QualityItem['leads'][0]['flags'], invalidPct: 0, flatPct: 0, saturatedPct: 0, slopeKurtosis: 20 })),
 })
 const block = (startSample: number, n = 1000): SampleBlock => ({ kind: 'block', recordId: 'rec', fs, startSample, labels: ['MLII', 'V5'], leads: [new Float32Array(n), new Float32Array(n)] })
 const summaryOf = (items: Item[]) => items.find((i) => i.kind === 'summary') as Record<string, any>
@@ -17,7 +17,6 @@ const summaryOf = (items: Item[]) => items.find((i) => i.kind === 'summary') as 
 describe('artifact gate', () => {
   it('holds beats until a window covers them; a detector beat follows its own lead, a reference beat needs every lead flagged', () => {
     const gate = createArtifactGate()
-    gate.position(500, fs)
     expect(gate.beat(beat(100))).toEqual([])
     expect(gate.beat(beat(150, 'reference'))).toEqual([])
     const out = gate.quality(window(0, [['noisy'], []]))
@@ -29,7 +28,6 @@ describe('artifact gate', () => {
 
   it('finds a detector beat\'s lead by its index when two leads share a label', () => {
     const gate = createArtifactGate()
-    gate.position(3000, fs)
     const twin = (index: number, flags: [string[], string[]]): QualityItem => {
       const w = window(index, flags)
       return { ...w, leads: w.leads.map((l) => ({ ...l, label: 'ECG' })) }
@@ -54,20 +52,23 @@ describe('artifact gate', () => {
 
   it('marks the first beat after a gap, placed by sample even when the gap item comes before earlier beats', () => {
     const gate = createArtifactGate()
-    gate.position(1500, fs)
     gate.gap(1000)
     const out = [...gate.beat(beat(900)), ...gate.beat(beat(1100)), ...gate.beat(beat(1200)), ...gate.finish()]
     expect(out.map((g) => [g.beat.sample, g.afterGap])).toEqual([[900, false], [1100, true], [1200, false]])
   })
 
-  it('lets beats through as clean when no window comes within the hold, or when they fall between windows', () => {
-    const gate = createArtifactGate(10)
+  it('lets beats through as clean once the watermark has passed them with no window covering them, or when they fall between windows', () => {
+    const gate = createArtifactGate()
     expect(gate.beat(beat(100))).toEqual([])
-    expect(gate.position(1000, fs)).toEqual([])
-    expect(gate.position(1101, fs).map((g) => [g.beat.sample, g.artifact])).toEqual([[100, false]])
+    // However late: a window covering the beat may still come until the watermark passes it.
+    expect(gate.watermark(100)).toEqual([])
+    expect(gate.watermark(101).map((g) => [g.beat.sample, g.artifact])).toEqual([[100, false]])
+    const late = createArtifactGate()
+    late.beat(beat(100))
+    late.watermark(60)
+    expect(late.quality({ ...window(0, [['noisy'], []]), startSample: 90 }).map((g) => g.artifact)).toEqual([true])
     // A beat before the first window that was assessed (a tail under 1 s, or a gap) is clean.
     const g2 = createArtifactGate()
-    g2.position(100, fs)
     g2.beat(beat(50))
     expect(g2.quality({ ...window(0, [['noisy'], ['noisy']]), startSample: 60 }).map((g) => g.artifact)).toEqual([false])
     expect(g2.beat(beat(70)).map((g) => g.artifact)).toEqual([true])
@@ -126,6 +127,25 @@ describe('summarize stage', () => {
       expect(s.hr.minHr.bpm).toBe(60)
       expect(s.hr.slowestBeat.rrMs).toBe(1000)
     }
+  })
+
+  it('keeps two leads of one label apart in the flagged time, keyed label#index (unique labels stay bare)', async () => {
+    const twin = input().map((i) => (i.kind === 'quality' ? { ...i, leads: (i as QualityItem).leads.map((l) => ({ ...l, label: 'ECG' })) } : i))
+    const s = summaryOf((await runStage(summarize, twin)).items)
+    expect(s.quality.leads).toEqual({ 'ECG#0': { flaggedMs: 10_000, invalid: 0, flat: 0, saturated: 0, noisy: 1 }, 'ECG#1': { flaggedMs: 0, invalid: 0, flat: 0, saturated: 0, noisy: 0 } })
+  })
+
+  it('source auto prefers the reference beats when the record has any, else the detector\'s; source says which', async () => {
+    // The detector misses every other beat (a 2 s "pause" each time); the reference has them all.
+    const both: Item[] = [block(0, 3000)]
+    for (let s = 50; s < 3000; s += 100) both.push(beat(s, 'reference', s === 1050 ? 'V' : 'N'), ...(s % 200 === 50 ? [beat(s)] : []))
+    const auto = summaryOf((await runStage(summarize, both)).items)
+    expect([auto.source, auto.totalBeats, auto.beatsByClass, auto.hr.pauses.count]).toEqual(['reference', 30, { N: 29, V: 1 }, 0])
+    const detector = summaryOf((await runStage(summarize, both, { options: { source: 'detector' } })).items)
+    expect([detector.source, detector.totalBeats, detector.hr.pauses.count]).toEqual(['detector', 15, 0])
+    expect(detector.hr.slowestBeat.rrMs).toBe(2000)
+    const only = summaryOf((await runStage(summarize, both.filter((i) => (i as BeatItem).source !== 'reference'))).items)
+    expect([only.source, only.totalBeats]).toEqual(['detector', 15])
   })
 
   it('has no quality section without a quality stage, and passes every item through in order', async () => {

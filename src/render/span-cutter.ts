@@ -1,0 +1,49 @@
+// The recent samples of a record, for spans that are cut from the signal rather than taken from
+// a window (an excerpt, emitted once its whole span has passed): a ring of blocks that keeps
+// everything from the point the stage still needs (the watermark, or the oldest span waiting)
+// on, growing when the watermark trails the stream further, up to MAX_SEC of signal.
+import { PipelineError } from '../core/errors.ts'
+import type { SampleBlock } from '../core/items.ts'
+import { createSampleRing, type SampleRing } from '../dsp/sample-ring.ts'
+
+/** The most signal held, in seconds: a stage upstream holding items back longer is not waiting for a reason. */
+const MAX_SEC = 6 * 3600
+
+export interface SpanCutter {
+  push(block: SampleBlock): void
+  /** Nothing before `sample` will be cut any more. */
+  keepFrom(sample: number): void
+  /** Samples [from, to) of each lead (NaN where not held), with their labels and rate. */
+  cut(from: number, to: number): { samples: Float32Array[]; labels: string[]; fs: number }
+}
+
+/** A cutter for stage `stage` (named in its errors). */
+export function createSpanCutter(stage: string): SpanCutter {
+  let ring: SampleRing | null = null
+  let keep = 0
+  let fs = 0
+  let labels: string[] = []
+  return {
+    push(block) {
+      const n = block.leads[0]?.length ?? 0
+      const end = block.startSample + n
+      const need = Math.max(end - keep, 0) + 2 * n + 1
+      if (!ring || ring.capacity < need) {
+        fs = block.fs
+        labels = block.labels
+        const capacity = Math.max(need, 2 * (ring?.capacity ?? 0), Math.ceil(60 * block.fs))
+        if (capacity > MAX_SEC * block.fs) {
+          throw new PipelineError('E_WATERMARK', `${stage}: would hold more than ${MAX_SEC / 3600} h of signal waiting for the spans it cuts (the watermark is at sample ${keep}, the signal at ${end}); a stage before it holds items back without passing watermarks on (docs/items.md)`, { field: 'excerpts' })
+        }
+        ring = ring ? ring.grown(capacity) : createSampleRing(capacity)
+      }
+      ring.push(block)
+    },
+    keepFrom(sample) {
+      if (sample > keep) keep = sample
+    },
+    cut(from, to) {
+      return { samples: ring ? ring.slice(from, to) : [], labels, fs }
+    },
+  }
+}

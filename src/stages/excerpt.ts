@@ -1,0 +1,130 @@
+// `excerpt`: chooses spans of a record and emits `excerpt` items {id, recordId, set, startSample,
+// endSample, startMs, endMs, fs, reason}, so rendering, questions and model inputs refer to the
+// same spans (design.md "Ordering, excerpts and ids"). One rule per stage (every N minutes,
+// around chosen beat labels or rhythm changes, seeded random); several excerpt stages make
+// several sets, told apart by `set`, which the render stages name to draw them. An excerpt never
+// straddles a gap (those are skipped) and is emitted once its whole span has passed, with its
+// start as its position: the watermarks passed on are lowered to the lowest start still to come.
+// Every item passes through unchanged.
+import { defineStage } from '../core/stage.ts'
+import { PipelineError } from '../core/errors.ts'
+import type { ExcerptItem } from '../core/items.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { createWatermarks } from '../core/watermark.ts'
+import { rhythmOf } from '../formats/annotation-text.ts'
+import { aroundPlan, everyPlan, randomPlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
+
+const around = z.strictObject({
+  /** Beat labels (N, S, V, F, Q) and rhythm names (AFIB, VT, ...) to centre excerpts on. */
+  labels: z.array(z.string().min(1)).min(1),
+  /** Whose events: the reference annotations (annotate stage), the detector's, or both. */
+  source: z.enum(['reference', 'detector', 'all']).default('reference'),
+  /** Seconds of signal on each side of the event (or before and after, as [before, after]). */
+  padSec: z.union([z.number().positive().max(3600), z.tuple([z.number().min(0).max(3600), z.number().positive().max(3600)])]).default(5),
+  /** Skip an event within this many seconds after the last one taken. */
+  minGapSec: z.number().min(0).default(10),
+  /** At most this many per record. */
+  max: z.number().int().min(1).max(100_000).default(200),
+})
+
+const schema = z
+  .strictObject({
+    /** The set's name: excerpt ids are <recordId>:ex:<set>:<startSample>, and render stages name the sets they draw. */
+    set: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, "_" and "-"').default('excerpts'),
+    every: z.strictObject({ minutes: z.number().positive(), lengthSec: z.number().positive(), offsetSec: z.number().min(0).default(0) }).optional(),
+    random: z.strictObject({ count: z.number().int().min(1).max(100_000), lengthSec: z.number().positive(), seed: z.union([z.number(), z.string()]).default(1) }).optional(),
+    around: around.optional(),
+  })
+  .refine((o) => [o.every, o.random, o.around].filter(Boolean).length === 1, { message: 'give exactly one rule: every, random or around (use one excerpt stage per rule)' })
+
+export type ExcerptOptions = z.infer<typeof schema>
+
+export default defineStage<ExcerptOptions>({
+  name: 'excerpt',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    const o = ctx.options
+    const marks = createWatermarks(ctx.recordId)
+    const state: { plan: ExcerptPlan | null } = { plan: null }
+    let fs = 0
+    let total = 0
+    let signalEnd = 0
+    let sidecar = false
+    const gaps: { atSample: number; ms: number }[] = [] // each gap and the gap time up to it
+    let skipped = 0
+    const msOf = (sample: number) => {
+      let gapMs = 0
+      for (const g of gaps) if (g.atSample <= sample) gapMs = g.ms
+      return Math.round((sample / fs) * 1000 + gapMs)
+    }
+    const toItem = (s: Span): ExcerptItem | null => {
+      if (gaps.some((g) => g.atSample > s.startSample && g.atSample < s.endSample)) {
+        skipped++
+        return null
+      }
+      const ev = s.reason.event
+      const startMs = ev ? Math.round(ev.timeMs - ((ev.sample - s.startSample) / fs) * 1000) : msOf(s.startSample)
+      return { kind: 'excerpt', id: `${ctx.recordId}:ex:${o.set}:${s.startSample}`, recordId: ctx.recordId, set: o.set, startSample: s.startSample, endSample: s.endSample, startMs, endMs: startMs + Math.round(((s.endSample - s.startSample) / fs) * 1000), fs, reason: s.reason }
+    }
+    const start = (rate: number, samples: number) => {
+      fs = rate
+      total = samples
+      const sec = (x: number) => Math.round(x * fs)
+      if (o.every) state.plan = everyPlan(sec(o.every.minutes * 60), sec(o.every.lengthSec), sec(o.every.offsetSec))
+      else if (o.random) {
+        if (!Number.isFinite(total)) throw new PipelineError('E_CONFIG_VALUE', 'excerpt: the random rule needs the record\'s length from the recording item the read stage emits; put the excerpt stage after read', { field: 'random' })
+        state.plan = randomPlan(o.random.count, sec(o.random.lengthSec), total, `${o.random.seed}:${ctx.recordId}`)
+      } else {
+        const a = o.around!
+        const [before, after] = typeof a.padSec === 'number' ? [a.padSec, a.padSec] : a.padSec
+        state.plan = aroundPlan(sec(before), sec(after), sec(a.minGapSec), a.max)
+      }
+    }
+    const wanted = new Set(o.around?.labels ?? [])
+    const fromSource = (s: string) => o.around !== undefined && (o.around.source === 'all' || o.around.source === s)
+
+    for await (const item of source) {
+      const plan = state.plan
+      if (item.kind === 'watermark') {
+        marks.seen(item.sample)
+        for (const s of plan?.due(item.sample) ?? []) {
+          const x = toItem(s)
+          if (x) yield x
+        }
+        const w = marks.next(plan ? plan.lowest(item.sample) : -Infinity)
+        if (w) yield w
+        continue
+      }
+      yield item
+      if (item.kind === 'recording') {
+        sidecar = item.annotationSidecar !== undefined
+        start(item.fs, item.totalSamples)
+      } else if (item.kind === 'block') {
+        if (!state.plan) start(item.fs, Infinity)
+        signalEnd = Math.max(signalEnd, item.startSample + (item.leads[0]?.length ?? 0))
+      } else if (item.kind === 'gap') {
+        gaps.push({ atSample: item.atSample, ms: (gaps.at(-1)?.ms ?? 0) + item.endMs - item.startMs })
+      } else if (plan && item.kind === 'beat') {
+        if (wanted.has(item.label) && fromSource(item.source)) plan.event({ sample: item.sample, timeMs: item.timeMs, label: item.label, source: item.source, kind: 'beat' })
+      } else if (plan && item.kind === 'annotation') {
+        // A rhythm change ("+" with aux "(AFIB") of the reference in use: the recording's own, or the sidecar's rows.
+        const rhythm = (item.origin === 'sidecar') === sidecar ? rhythmOf(item) : null
+        if (rhythm && wanted.has(rhythm) && fromSource('reference')) plan.event({ sample: item.sample, timeMs: item.timeMs, label: rhythm, source: 'reference', kind: 'rhythm' })
+      }
+    }
+    const plan = state.plan
+    if (plan) {
+      for (const s of [...plan.due(signalEnd), ...plan.end(signalEnd)]) {
+        const x = toItem(s)
+        if (x) yield x
+      }
+    } else if (total === 0 && signalEnd === 0) {
+      throw new PipelineError('E_CONFIG_VALUE', 'excerpt: no recording or signal reached this stage; put it after read (stages: [read, ..., excerpt])', { field: 'stages' })
+    }
+    if (skipped) ctx.warn('W_EXCERPT_GAP', `${skipped} excerpt${skipped === 1 ? '' : 's'} of set ${o.set} would straddle a gap in the signal and ${skipped === 1 ? 'was' : 'were'} skipped`)
+    const w = marks.next()
+    if (w) yield w
+  },
+})
+
