@@ -1,9 +1,8 @@
 // `pipeline run <dataset.yaml>`: validates the dataset, loads its stages, runs or resumes it,
 // shows live progress on stderr and ends with a summary. Returns the process exit code.
 import path from 'node:path'
-import { loadDataset } from '../config/dataset.ts'
+import { loadDatasetStages } from '../config/dataset.ts'
 import { ERROR_CODES } from '../core/errors.ts'
-import { resolveStages } from '../config/plugins.ts'
 import { runDataset } from '../run/runner.ts'
 import { applyProgress, emptyProgress, throughput, type ProgressEvent } from '../run/progress-events.ts'
 import { renderProgress } from '../run/progress-view.ts'
@@ -23,9 +22,8 @@ export interface RunCommandArgs {
 
 /** Runs a dataset file end to end; resolves with the exit code. */
 export async function runCommand(args: RunCommandArgs): Promise<number> {
-  const dataset = await loadDataset(args.dataset)
+  const { dataset, stages } = await loadDatasetStages(args.dataset, BUILTIN_STAGES)
   if (args.concurrency) dataset.concurrency = { records: args.concurrency }
-  const stages = await resolveStages(dataset.stages, dataset.file, BUILTIN_STAGES)
   const runDir = args.out ? path.resolve(args.out) : dataset.out
   const state = emptyProgress()
   const view = createLiveView(args.err)
@@ -42,7 +40,7 @@ export async function runCommand(args: RunCommandArgs): Promise<number> {
   const result = await runDataset(dataset, stages, { runDir, restart: args.restart, signal: args.signal, probe: probeRecord, onEvent })
   if (args.err.isTTY) view.final(renderProgress(state))
   const rel = path.relative(process.cwd(), runDir) || '.'
-  const nothingToDo = result.done === 0 && result.failed.length === 0 && result.skipped === dataset.records.length
+  const nothingToDo = result.done === 0 && result.failed.length === 0 && result.skipped === result.total
   const lines = [
     nothingToDo
       ? `run ${dataset.name} finished: ${result.skipped === 1 ? 'its 1 record was' : `all ${result.skipped} records were`} already done (--restart redoes ${result.skipped === 1 ? 'it' : 'them'})`

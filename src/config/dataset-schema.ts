@@ -40,7 +40,12 @@ export const datasetSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
   out: z.string().min(1).optional(),
   concurrency: z.strictObject({ records: z.number().int().min(1).max(64).optional() }).optional(),
-  records: z.array(recordSchema).min(1),
+  /** The recordings to read; or, with `input`, none: the records are an earlier run's. */
+  records: z.array(recordSchema).min(1).optional(),
+  /** An earlier run to read instead of recordings: its directory and the item kinds to stream from it. */
+  input: z.strictObject({ run: z.string().min(1), kinds: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'an item kind: lower-case letters, digits, "-" and "_"')).min(1) }).optional(),
+  /** The content cache's folder (model answers...), relative to the dataset file; default <runDir>/cache. */
+  cache: z.string().min(1).optional(),
   stages: z.array(stageEntry).min(1),
   output: z
     .strictObject({

@@ -11,7 +11,7 @@ import { problemsError } from '../core/stage-options.ts'
 import { issueProblems } from './dataset-issues.ts'
 import { normalizeRecords, recordsToCheck } from './dataset-records.ts'
 import { datasetSchema, stageEntry, type Dataset, type StageEntry } from './dataset-schema.ts'
-import { checkStages } from './plugins.ts'
+import { checkStages, type ResolvedStage } from './plugins.ts'
 import { formatPath, lineOf, linesUnder, type Segments } from './yaml-lines.ts'
 
 export { allowedKeys } from './dataset-issues.ts'
@@ -22,6 +22,11 @@ export { guessFormat, recordingName } from './dataset-records.ts'
  * resolves its paths against its folder. `builtins` defaults to the built-in stages.
  */
 export async function loadDataset(file: string, builtins?: Record<string, Stage<any>>): Promise<Dataset> {
+  return (await loadDatasetStages(file, builtins)).dataset
+}
+
+/** loadDataset, with the stages it resolved on the way (so a run does not load them twice). */
+export async function loadDatasetStages(file: string, builtins?: Record<string, Stage<any>>): Promise<{ dataset: Dataset; stages: ResolvedStage[] }> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -33,10 +38,10 @@ export async function loadDataset(file: string, builtins?: Record<string, Stage<
   // Imported here rather than passed in by the run command, which loads the dataset before it
   // resolves the stages: a file's stage problems must be listed with its other problems.
   const stages = builtins ?? (await import('../stages/index.ts')).BUILTIN_STAGES
-  const { problems } = await checkStages(found.entries, file, stages)
+  const { problems, stages: resolved } = await checkStages(found.entries, file, stages)
   const all = [...found.problems, ...problems]
   if (all.length) throw problemsError(file, all)
-  return found.dataset!
+  return { dataset: found.dataset!, stages: resolved }
 }
 
 /** Validates dataset text without its stages (exported for tests and for tools that build datasets in memory). */
@@ -75,11 +80,16 @@ function inspectDataset(text: string, file: string): Inspected {
   const dir = path.dirname(path.resolve(file))
   const records = normalizeRecords(recordsToCheck(top.records), dir, file, lineAt)
   problems.push(...records.problems)
-  const entries = wellFormed(top.stages, stageEntry).map(({ value: s, index: i }): StageEntry => {
+  const input = parsed.success && parsed.data.input ? { run: path.resolve(dir, parsed.data.input.run), kinds: parsed.data.input.kinds } : undefined
+  if (top.records === undefined && top.input === undefined) problems.push(new PipelineError('E_CONFIG_VALUE', 'required records are missing: list the recordings to read (records: [{path: ...}]), or name an earlier run to read instead (input: {run: <dir>, kinds: [window, beat]})', { file, yamlPath: 'records' }))
+  if (top.records !== undefined && top.input !== undefined) problems.push(new PipelineError('E_CONFIG_VALUE', 'give records or input, not both: a run over an earlier run reads that run\'s records', { file, yamlPath: 'input', line: lineAt(['input']) }))
+  const listed = wellFormed(top.stages, stageEntry).map(({ value: s, index: i }): StageEntry => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }
     const optionLines = typeof s === 'string' ? undefined : linesUnder(root, ['stages', i, 'options'], lines)
     return { ...entry, yamlPath: formatPath(['stages', i]), line: lineAt(['stages', i]), ...(optionLines ? { optionLines } : {}) }
   })
+  // A run over a run starts with the stage that streams the earlier run's records.
+  const entries: StageEntry[] = input ? [{ use: 'read-run', options: input, yamlPath: 'input', line: lineAt(['input']) }, ...listed] : listed
   if (!parsed.success || problems.length) return { entries, problems }
   const r = parsed.data
   const name = r.name ?? path.basename(file).replace(/\.ya?ml$/i, '')
@@ -92,6 +102,8 @@ function inspectDataset(text: string, file: string): Inspected {
     records: records.records,
     stages: entries,
     output: { exclude: r.output?.exclude ?? ['block'], decimals: r.output?.decimals ?? 4 },
+    ...(input ? { input } : {}),
+    ...(r.cache ? { cache: path.resolve(dir, r.cache) } : {}),
   }
   return { dataset, entries, problems }
 }

@@ -1,9 +1,11 @@
 // The recent samples of a record, for spans that are cut from the signal rather than taken from
 // a window (an excerpt, emitted once its whole span has passed): a ring of blocks that keeps
 // everything from the point the stage still needs (the watermark, or the oldest span waiting)
-// on, growing when the watermark trails the stream further, up to MAX_SEC of signal.
+// on, growing when the watermark trails the stream further, up to MAX_SEC of signal. In a run
+// over an earlier run there are no blocks (they are not written): the windows' samples are
+// pushed instead (feed), each window as a block.
 import { PipelineError } from '../core/errors.ts'
-import type { SampleBlock } from '../core/items.ts'
+import type { SampleBlock, WindowItem } from '../core/items.ts'
 import { createSampleRing, type SampleRing } from '../dsp/sample-ring.ts'
 
 /** The most signal held, in seconds: a stage upstream holding items back longer is not waiting for a reason. */
@@ -11,6 +13,8 @@ const MAX_SEC = 6 * 3600
 
 export interface SpanCutter {
   push(block: SampleBlock): void
+  /** Takes samples from a block, or from a window when the stream has no blocks. */
+  feed(item: SampleBlock | WindowItem): void
   /** Nothing before `sample` will be cut any more. */
   keepFrom(sample: number): void
   /** Samples [from, to) of each lead (NaN where not held), with their labels and rate. */
@@ -23,7 +27,14 @@ export function createSpanCutter(stage: string): SpanCutter {
   let keep = 0
   let fs = 0
   let labels: string[] = []
+  let blocks = false
   return {
+    feed(item) {
+      if (item.kind === 'block') {
+        blocks = true
+        this.push(item)
+      } else if (!blocks) this.push({ kind: 'block', recordId: item.recordId, fs: item.fs, startSample: item.startSample, labels: item.labels, leads: item.samples })
+    },
     push(block) {
       const n = block.leads[0]?.length ?? 0
       const end = block.startSample + n

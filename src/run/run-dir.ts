@@ -4,17 +4,24 @@
 import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import { readManifest, type Manifest, type InputFile } from './manifest.ts'
+import { MANIFEST_FILE, readManifest, type Manifest, type InputFile } from './manifest.ts'
 import { LOCK_FILE } from './run-lock.ts'
 import { ORDER_FILE } from './item-order.ts'
 import { describeConfigChange } from './config-diff.ts'
 
 const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts', ORDER_FILE])
 
-/** Prepares `runDir` (created and locked by the caller); returns the previous manifest when resuming, null for a fresh run. */
-/** `config` (configForHash's value) lets a refusal say what changed since the run directory was made. */
+/**
+ * Prepares `runDir` (created and locked by the caller); returns the previous manifest when
+ * resuming, null for a fresh run. `config` (configForHash's value) lets a refusal say what
+ * changed since the run directory was made.
+ */
 export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean, config?: unknown): Promise<Manifest | null> {
-  const previous = await readManifest(runDir)
+  // A damaged manifest still says this is a run directory: --restart may clear it.
+  const previous = await readManifest(runDir).catch((err: unknown) => {
+    if (restart && err instanceof PipelineError && err.code === 'E_CHECKPOINT') return 'damaged' as const
+    throw err
+  })
   const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
   if (!previous && leftovers.length > 0) {
     // Never clear a folder that is not a run directory, even with --restart: `--out .` or a
@@ -22,13 +29,13 @@ export async function openRunDir(runDir: string, configHash: string, inputs: Man
     throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out (--restart only clears run directories)`, { file: runDir })
   }
   if (restart) {
-    // Only what a run writes: outputs and bookkeeping (*.ndjson), the manifest, journals, media, parts.
-    for (const name of await readdir(runDir)) {
-      if (name.endsWith('.ndjson') || RUN_ENTRIES.has(name)) await rm(path.join(runDir, name), { recursive: true, force: true })
-    }
+    // Only what a run writes: outputs and bookkeeping (*.ndjson), journals, media, parts, and the
+    // manifest last, so a restart cut short still leaves a folder that says it is a run.
+    const names = (await readdir(runDir)).filter((name) => name.endsWith('.ndjson') || RUN_ENTRIES.has(name))
+    for (const name of names.sort((a, b) => Number(a === MANIFEST_FILE) - Number(b === MANIFEST_FILE))) await rm(path.join(runDir, name), { recursive: true, force: true })
     return null
   }
-  if (!previous) return null
+  if (!previous || previous === 'damaged') return null
   if (previous.configHash !== configHash) {
     const changes = config === undefined ? [] : describeConfigChange(previous.config, config)
     const what = changes.length ? `; changed since: ${changes.join('; ')}` : ` (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)})`

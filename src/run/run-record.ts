@@ -42,6 +42,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
   const mediaDir = path.join(env.runDir, 'media', record.id)
   await rm(mediaDir, { recursive: true, force: true })
   let seconds = 0
+  let windowEnd = 0 // a run over an earlier run has windows, not blocks: they tell the signal's length
   let items = 0
   const live: Record<string, number> = {}
   // A timer marks when progress is due, so the items themselves never read the clock (a
@@ -51,9 +52,10 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
     items++
     live[item.kind] = (live[item.kind] ?? 0) + 1
     if (item.kind === 'block') seconds += (item.leads[0]?.length ?? 0) / item.fs
+    else if (item.kind === 'window') windowEnd = Math.max(windowEnd, (item.startSample + item.lengthSamples) / item.fs)
     if (due) {
       due = false
-      env.progress(record.id, seconds, written(live, env.exclude))
+      env.progress(record.id, seconds || windowEnd, written(live, env.exclude))
     }
   }
   const count = (name: string, n = 1) => {
@@ -68,7 +70,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
   try {
     const result = await (pipeline as (...args: unknown[]) => Promise<{ counts: Record<string, number> }>)(emptySource, ...transforms, sink, { signal: env.signal })
     if (items === 0) throw nothingRead(record)
-    return { partsDir, counts: result.counts, seconds }
+    return { partsDir, counts: result.counts, seconds: seconds || windowEnd }
   } catch (err) {
     await discard([media])
     await rm(mediaDir, { recursive: true, force: true }).catch(() => undefined)

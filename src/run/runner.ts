@@ -45,6 +45,8 @@ export interface RunOptions {
 export interface RunResult {
   runDir: string
   status: 'finished' | 'failed' | 'interrupted'
+  /** Records in the run (the dataset's, or the input run's finished ones). */
+  total: number
   done: number
   skipped: number
   failed: { recordId: string; error: PipelineError }[]
@@ -155,7 +157,7 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
   manifest.sessions[manifest.sessions.length - 1] = { startedAt, pid: process.pid, endedAt: now(), status }
   await writeManifest(runDir, manifest)
   if (commitError) throw commitError
-  return { runDir, status, done, skipped: skippedAtStart, failed, warnings }
+  return { runDir, status, total: records.length, done, skipped: skippedAtStart, failed, warnings }
 
   async function commitInOrder(): Promise<void> {
     for (let i = 0; i < records.length; i++) {

@@ -103,6 +103,10 @@ export default defineStage<ExcerptOptions>({
       } else if (item.kind === 'block') {
         if (!state.plan) start(item.fs, Infinity)
         signalEnd = Math.max(signalEnd, item.startSample + (item.leads[0]?.length ?? 0))
+      } else if (item.kind === 'window') {
+        // A run over an earlier run has windows and no blocks: they tell how far the signal goes.
+        if (!state.plan) start(item.fs, Infinity)
+        signalEnd = Math.max(signalEnd, item.startSample + item.lengthSamples)
       } else if (item.kind === 'gap') {
         gaps.push({ atSample: item.atSample, ms: (gaps.at(-1)?.ms ?? 0) + item.endMs - item.startMs })
       } else if (plan && item.kind === 'beat') {

@@ -126,8 +126,11 @@ export default defineStage<RenderTextOptions>({
       yield item
       if (item.kind === 'block') {
         sawBlock = true
-        cutter?.push(item)
-      } else if (item.kind === 'window' && o.windows) {
+        cutter?.feed(item)
+      } else if (item.kind === 'window' && !o.windows) {
+        cutter?.feed(item)
+      } else if (item.kind === 'window') {
+        cutter?.feed(item)
         sawWindow = true
         ctx.signal.throwIfAborted()
         await write({ labels: item.labels, samples: item.samples, fs: item.fs, startSample: item.startSample, startMs: item.startMs, length: item.lengthSamples, key: `w${item.index}`, fields: { windowIndex: item.index, from: [item.id] } })

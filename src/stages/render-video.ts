@@ -190,9 +190,10 @@ export default defineStage<RenderVideoOptions>({
         else if (item.kind === 'beat') join.beat(item)
         else if (item.kind === 'block') {
           blocks++
-          cutter?.push(item)
+          cutter?.feed(item)
         } else if (item.kind === 'window') {
           windows++
+          cutter?.feed(item)
           if (o.windows) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item })
         } else if (item.kind === 'excerpt' && sets.has(item.set)) {
           join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item })

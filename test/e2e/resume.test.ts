@@ -11,9 +11,9 @@ const work = tmpDir('hp-resume-')
 const dataset = path.join(work, 'samples.yaml')
 const samples = path.join(ROOT, 'samples/mitdb')
 
-/** Output files of a run (progress, checkpoints and manifest hold times and are compared apart). */
+/** Output files of a run, the order of their lines (order.bin) included (progress, checkpoints and manifest hold times and are compared apart). */
 function outputs(runDir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(runDir).filter((f) => f.endsWith('.ndjson') && f !== 'progress.ndjson' && f !== 'checkpoints.ndjson').sort().map((f) => [f, readFileSync(path.join(runDir, f), 'utf8')]))
+  return Object.fromEntries(readdirSync(runDir).filter((f) => (f.endsWith('.ndjson') && f !== 'progress.ndjson' && f !== 'checkpoints.ndjson') || f === 'order.bin').sort().map((f) => [f, readFileSync(path.join(runDir, f), f === 'order.bin' ? 'base64' : 'utf8')]))
 }
 
 const progress = (dir: string) => linesOf(path.join(dir, 'progress.ndjson'))
@@ -66,7 +66,7 @@ describe('resume after interruption (CLI in a child process, bundled samples)', 
     const r = await runCli(['run', dataset, '--out', dir])
     expect(r.code, r.stderr).toBe(0)
     reference = outputs(dir)
-    expect(Object.keys(reference)).toEqual(['annotation.ndjson', 'recording.ndjson', 'window.ndjson'])
+    expect(Object.keys(reference)).toEqual(['annotation.ndjson', 'order.bin', 'recording.ndjson', 'window.ndjson'])
     expect(reference['window.ndjson'].split('\n')).toHaveLength(3 * 360 + 1) // 360 overlapping windows per record
   })
 

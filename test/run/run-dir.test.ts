@@ -148,3 +148,15 @@ describe('openRunDir', () => {
     expect(await openRunDir(runDir, HASH, now, false)).not.toBeNull()
   })
 })
+
+describe('openRunDir with a damaged manifest', () => {
+  it('refuses to resume it, and clears it with restart (it is still a run directory)', async () => {
+    const dir = tmpDir()
+    writeFileSync(path.join(dir, 'manifest.json'), '{"configHash": "ab')
+    writeFileSync(path.join(dir, 'beat.ndjson'), '{}\n')
+    writeFileSync(path.join(dir, 'notes.md'), 'mine')
+    await expect(openRunDir(dir, 'h', [], false)).rejects.toMatchObject({ code: 'E_CHECKPOINT' })
+    expect(await openRunDir(dir, 'h', [], true)).toBeNull()
+    expect(readdirSync(dir).sort()).toEqual(['notes.md'])
+  })
+})

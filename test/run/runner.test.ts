@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs'
+import { rejection } from '../helpers/thrown.ts'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runDataset, type RecordProbe } from '../../src/run/runner.ts'
@@ -254,4 +255,46 @@ describe('runner', () => {
     const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
     expect(r.failed[0].error.code).toBe('E_STAGE_OUTPUT')
   })
+
+  it.runIf(existsSync('/proc/self'))('fails at once with E_IO for an --out it cannot create (Node\'s own recursive mkdir loops for ever under /proc)', async () => {
+    const t0 = Date.now()
+    const err = await rejection(runDataset(dataset(['a']), resolved(source(1)), { runDir: '/proc/nope/run', signal: new AbortController().signal, probe: noProbe }))
+    expect(err).toMatchObject({ code: 'E_IO', message: expect.stringContaining('cannot create the run directory /proc/nope/run') })
+    expect(Date.now() - t0).toBeLessThan(5000) // a hang guard: it answers at once
+  })
+
+  it('refuses a dataset whose stages read nothing (only built-ins, none of them read)', async () => {
+    const segmentOnly = defineStage({ name: 'segment', version: 1, async *transform(src) { yield* src } })
+    const err = await rejection(runDataset(dataset(['a']), [{ stage: segmentOnly as Stage<unknown>, options: {}, source: 'builtin' }], { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe }))
+    expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('no stage reads the records') })
+  })
+
+  it('names what changed when it refuses to mix results', async () => {
+    const dir = tmpDir()
+    await runDataset(dataset(['a']), resolved(source(2)), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    const err = await rejection(runDataset(dataset(['a', 'b']), [...resolved(source(2))].map((s) => ({ ...s, options: { n: 3 } })), { runDir: dir, signal: new AbortController().signal, probe: noProbe }))
+    expect(err.message).toContain("changed since: records: added b; stages[0] synthetic.options.n: (none) -> 3; pass --restart")
+  })
+
+  it('removes the media of a record that fails, and keeps those of the others', async () => {
+    const dir = tmpDir()
+    const media = defineStage({
+      name: 'media', version: 1,
+      async *transform(src, ctx) {
+        for await (const item of src) {
+          yield item
+          if ((item as AnyItem).kind === 'tick' && (item as AnyItem).i === 2) {
+            const f = await ctx.media.write('x/tick.bin', new Uint8Array([1, 2, 3]))
+            yield { kind: 'file', recordId: ctx.recordId, path: f.path }
+            if (ctx.recordId === 'b') throw new Error('after writing')
+          }
+        }
+      },
+    })
+    const r = await runDataset(dataset(['a', 'b']), resolved(source(4), media), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    expect(r.failed.map((f) => f.recordId)).toEqual(['b'])
+    expect(existsSync(path.join(dir, 'media/a/x/tick.bin'))).toBe(true)
+    expect(existsSync(path.join(dir, 'media/b'))).toBe(false)
+  })
 })
+
