@@ -13,7 +13,7 @@ import path from 'node:path'
 import { once } from 'node:events'
 import { guessFormat, recordingName } from '../config/dataset.ts'
 import { PipelineError } from '../core/errors.ts'
-import type { AnnotationItem, BeatItem, Item, QualityItem, RecordingItem } from '../core/items.ts'
+import type { BeatItem, Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import { resolveStages } from '../config/plugins.ts'
 import { findSidecar } from '../formats/annotation-sidecar.ts'
@@ -84,7 +84,7 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
   async function* lines(items: AsyncIterable<Item>): AsyncGenerator<Uint8Array> {
     for await (const item of items) {
       if (item.kind === 'beat') {
-        const b = item as BeatItem
+        const b = item
         const list = b.source === 'detector' ? test : ref
         list.samples.push(b.sample)
         list.labels.push(b.source === 'detector' ? b.label : (b.symbol ?? b.label))
@@ -92,11 +92,11 @@ export async function beatsCommand(recording: string | string[], opts: BeatsOpti
         beatsOut++
         yield Buffer.from(beatLine(b))
       } else if (item.kind === 'annotation') {
-        notes.push((item as AnnotationItem).symbol)
+        notes.push(item.symbol)
       } else if (item.kind === 'quality') {
-        const q = item as QualityItem
+        const q = item
         if (q.leads[0]?.flags.length) flagged.push([q.startSample, q.endSample])
-      } else if (item.kind === 'recording') fs = (item as RecordingItem).fs
+      } else if (item.kind === 'recording') fs = item.fs
     }
   }
   const shared = commandContext(opts.signal, opts.err, 'beats')

@@ -7,7 +7,7 @@
 // backpressure and abort; the readers close their files when the chain ends or fails.
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import type { Item, SampleBlock } from '../core/items.ts'
+import type { Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import type { StageContext } from '../core/stage.ts'
 import { localStageContext } from '../run/local-context.ts'
@@ -65,7 +65,7 @@ export async function planClean(input: string, format: 'edf' | 'wfdb', opts: { a
       const hi = src.leads.map(() => -Infinity)
       for await (const item of readItems(once)) {
         if (item.kind !== 'block') continue
-        ;(item as SampleBlock).leads.forEach((x, l) => {
+        item.leads.forEach((x, l) => {
           for (let i = 0; i < x.length; i++) {
             if (x[i] < lo[l]) lo[l] = x[i]
             if (x[i] > hi[l]) hi[l] = x[i]
@@ -90,9 +90,9 @@ export async function planClean(input: string, format: 'edf' | 'wfdb', opts: { a
       })
       let fill = 0
       let at = 0
-      for await (const item of clean.transform(readItems(quiet), stageCtx(options, quiet))) {
+      for await (const item of clean.transform(readItems(quiet), stageCtx(options, quiet)) as AsyncIterable<Item>) {
         if (item.kind !== 'block') continue
-        const b = item as SampleBlock
+        const b = item
         if (b.startSample !== at) throw new PipelineError('E_INTERNAL', `convert --clean: expected cleaned samples from ${at}, found a block at ${b.startSample}; report this`, { file: input })
         const n = b.leads[0].length
         for (let o = 0; o < n; ) {

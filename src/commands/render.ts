@@ -11,7 +11,7 @@
 import path from 'node:path'
 import { guessFormat, recordingName } from '../config/dataset.ts'
 import { PipelineError } from '../core/errors.ts'
-import type { Item, RenderItem } from '../core/items.ts'
+import type { Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import { resolveStages } from '../config/plugins.ts'
 import { streamRecord } from '../run/run-record.ts'
@@ -70,7 +70,7 @@ export async function renderCommand(recording: string, opts: RenderOptions): Pro
   async function consume(items: AsyncIterable<Item>): Promise<void> {
     for await (const item of items) {
       if (item.kind !== 'render') continue
-      const r = item as RenderItem
+      const r = item
       const t = totals.get(r.format) ?? { items: 0, bytes: 0, frames: 0, paths: new Set() }
       t.items++
       t.bytes += r.bytes

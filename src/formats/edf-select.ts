@@ -12,7 +12,6 @@ import { looksLikeEcgLabel, mentionsEcg } from './ecg-label.ts'
 import { matchLead } from './lead-match.ts'
 import { VOLTAGE_UNITS } from './units.ts'
 
-
 function isVoltageOrUnknown(s: EdfSignal): boolean {
   return s.toMv !== null || s.physicalDimension === ''
 }

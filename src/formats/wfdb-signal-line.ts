@@ -56,7 +56,6 @@ export interface WfdbSignal {
   label: string
 }
 
-
 /** The E_WFDB_HEADER error for a malformed field: where, what was expected, what was found, what to do. */
 export function headerError(file: string, line: number, field: string, expected: string, found: string, todo: string): PipelineError {
   return new PipelineError(

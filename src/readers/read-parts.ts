@@ -4,7 +4,7 @@
 // and one `recording` item states the whole (durations from the parts' headers). Every part must
 // have the first part's sampling rate and leads; the parts are taken as contiguous in time.
 import { PipelineError } from '../core/errors.ts'
-import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../core/items.ts'
+import type { Item, RecordingItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import type { ReadOptions } from './read-options.ts'
 import type { ReadContext } from './read-context.ts'
@@ -36,20 +36,20 @@ export async function* readParts(spec: RecordSpec, opts: ReadOptions, ctx: ReadC
     let gapMs = 0
     for await (const item of read({ ...spec, path: part, parts: undefined, source: k === 0 ? spec.source : part }, opts, ctx)) {
       if (item.kind === 'recording') {
-        const r = item as RecordingItem
+        const r = item
         if (!first) {
           first = r
           yield { ...r, durationSec: totalSec, totalSamples: Math.round(totalSec * r.fs), parts: parts.length }
         } else mismatch(spec, k, r, first)
       } else if (item.kind === 'block') {
-        const b = item as SampleBlock
+        const b = item
         samples = Math.max(samples, b.startSample + (b.leads[0]?.length ?? 0))
         yield offset ? { ...b, startSample: b.startSample + offset } : b
       } else if (item.kind === 'annotation') {
-        const a = item as AnnotationItem
+        const a = item
         yield offset ? { ...a, sample: a.sample + offset, timeMs: Math.round((a.timeMs + offsetMs) * 1000) / 1000 } : a
       } else if (item.kind === 'gap') {
-        const g = item as GapItem
+        const g = item
         gapMs += g.endMs - g.startMs
         yield offset ? { ...g, atSample: g.atSample + offset, startMs: g.startMs + offsetMs, endMs: g.endMs + offsetMs } : g
       } else yield item

@@ -4,7 +4,7 @@
 // read in lockstep, a block's worth of frames from each.
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
-import type { AnnotationItem, Item } from '../core/items.ts'
+import type { Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import { readWfdbHeaderFile, resolveWfdbRecord, wfdbFilePath, type WfdbRecordPath } from '../formats/wfdb-path.ts'
 import { wfdbStartTime, type WfdbHeader } from '../formats/wfdb-header.ts'

@@ -14,7 +14,10 @@ import { canonicalJson } from './config-hash.ts'
 
 /** The cache of `namespace` under `dir`. */
 export function createContentCache(dir: string, namespace: string): ContentCache {
-  if (!/^[A-Za-z0-9._-]+$/.test(namespace)) throw new PipelineError('E_USAGE', `cache namespace "${namespace}" must use letters, digits, ".", "_" or "-"`, { field: 'cache' })
+  // "." and ".." pass the character check but name the cache folder itself or the one above it.
+  if (!/^[A-Za-z0-9._-]+$/.test(namespace) || namespace === '.' || namespace === '..') {
+    throw new PipelineError('E_USAGE', `cache namespace "${namespace}" must use letters, digits, ".", "_" or "-" (and be neither "." nor "..")`, { field: 'cache' })
+  }
   const root = path.join(dir, namespace)
   const fileOf = (key: string) => {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new PipelineError('E_USAGE', `cache key "${key}" is not a sha256 hex digest; make keys with cache.key(value)`, { field: 'key' })

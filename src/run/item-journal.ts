@@ -13,7 +13,6 @@ import type { ItemJournal } from '../core/services.ts'
 
 export type { ItemJournal }
 
-
 /** Opens (creating or repairing) the journal `name` in `runDir/journal/`. */
 export async function openItemJournal(runDir: string, name: string): Promise<ItemJournal> {
   if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new PipelineError('E_USAGE', `journal name "${name}" must use letters, digits, ".", "_" or "-"`, { field: 'journal' })

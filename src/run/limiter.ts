@@ -38,11 +38,11 @@ export function createLimiter(o: LimiterOptions, now: () => number = Date.now): 
       const w = queue[0]
       const delay = Math.max(waitFor(requests, 1), waitFor(tokens, w.cost))
       if (delay > 0) {
+        // Not unref'd: when every record waits for the rate, this timer is what keeps the process alive.
         timer ??= setTimeout(() => {
           timer = null
           pump()
         }, Math.ceil(delay))
-        timer.unref?.()
         return
       }
       queue.shift()
@@ -68,6 +68,11 @@ export function createLimiter(o: LimiterOptions, now: () => number = Date.now): 
           w.onAbort = () => {
             const i = queue.indexOf(w)
             if (i >= 0) queue.splice(i, 1)
+            // The timer was set for this waiter's need: the next one may need less (or nobody waits).
+            if (i === 0 && timer) {
+              clearTimeout(timer)
+              timer = null
+            }
             reject(opts.signal!.reason)
             pump()
           }

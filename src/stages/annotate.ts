@@ -19,7 +19,7 @@
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import { PipelineError } from '../core/errors.ts'
-import type { AnnotationItem, BeatItem, GapItem, Item, RecordingItem, RhythmItem, SampleBlock } from '../core/items.ts'
+import type { AnnotationItem, BeatItem, Item, RecordingItem, RhythmItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import { aamiClass } from '../formats/aami-classes.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
@@ -43,7 +43,6 @@ const schema = z.strictObject({
 export type AnnotateOptions = z.infer<typeof schema>
 
 type Note = Pick<AnnotationItem, 'sample' | 'timeMs' | 'symbol' | 'aux'>
-
 
 export default defineStage<AnnotateOptions>({
   name: 'annotate',
@@ -103,11 +102,11 @@ export default defineStage<AnnotateOptions>({
     }
 
     try {
-      for await (const input of source as AsyncIterable<Item>) {
-        let item = input
+      for await (const input of source) {
+        let item: Item = input
         if (item.kind === 'recording' && !seenRecording) {
           seenRecording = true
-          const rec = item as RecordingItem
+          const rec = item
           fs = rec.fs
           // A sidecar is one file for one recording file: for a record of several parts it would
           // cover part 0 only and hide the other parts' annotations, so it is not looked for.
@@ -121,7 +120,7 @@ export default defineStage<AnnotateOptions>({
             if (found.others.length) ctx.warn('W_SIDECAR_AMBIGUOUS', `reference annotations are read from ${found.file}; ${found.others.join(', ')} beside it ${found.others.length > 1 ? 'are' : 'is'} ignored (name one with the annotate option sidecar)`)
           }
         } else if (item.kind === 'block') {
-          const b = item as SampleBlock
+          const b = item
           fs = b.fs
           const end = b.startSample + (b.leads[0]?.length ?? 0)
           if (!seenRecording && ctx.options.sidecar !== 'auto' && ctx.options.sidecar !== 'none') {
@@ -130,12 +129,12 @@ export default defineStage<AnnotateOptions>({
           if (sidecar) yield* sidecarUntil(end)
           endSample = Math.max(endSample, end)
         } else if (item.kind === 'gap') {
-          clock.addGap(item as GapItem)
+          clock.addGap(item)
         }
         yield item
-        if (item.kind !== 'annotation' || (item as AnnotationItem).source !== 'reference') continue
+        if (item.kind !== 'annotation' || item.source !== 'reference') continue
         if (sidecar) embeddedIgnored++
-        else yield* fromNote(item as AnnotationItem)
+        else yield* fromNote(item)
       }
       if (sidecar) {
         const s = sidecar
