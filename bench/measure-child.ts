@@ -4,7 +4,7 @@
 // it is the node/python process, not a shell); without it, the child is spawned directly and
 // /proc/<pid>/status VmHWM is polled every 10 ms (the last value read before it exits).
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -82,9 +82,21 @@ export async function measureChild(cmd: string, args: string[], cwd: string, opt
 
 /** A `pipeline run` child (the `bin/pipeline.js` of `tree`) with its measures and the runner's own time (run-end's wallMs), in s. */
 export async function measurePipelineRun(tree: string, dataset: string, runDir: string, opts: { tree?: boolean } = {}): Promise<ChildMeasure & { inRunSec: number }> {
+  // bin/pipeline.js falls back to the sources (through tsx: slower, more memory) when a source is
+  // newer than the bundle: a run measured so would not measure the bundle.
+  if (!bundleIsFresh(tree)) throw new Error(`${tree}/dist/cli.mjs is older than a file of ${tree}/src (edited during the benchmark?): rebuild (npm run build) and run the benchmark again`)
   const m = await measureChild(process.execPath, [path.join(tree, 'bin/pipeline.js'), 'run', dataset, '--out', runDir, '--restart'], tree, opts)
   const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
   return { ...m, inRunSec: (events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000 }
+}
+
+function bundleIsFresh(tree: string): boolean {
+  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((n, e) => Math.max(n, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs), 0)
+  try {
+    return statSync(path.join(tree, 'dist/cli.mjs')).mtimeMs >= newest(path.join(tree, 'src'))
+  } catch {
+    return false
+  }
 }
 
 /** Median of a non-empty list. */

@@ -8,7 +8,8 @@
 // interleaved and the median is reported; (a)-(c) also run on the 1 h file, to show that peak
 // RSS does not grow with duration. Writes results/render-24h.md, keeping its notes.
 //
-//   npx tsx bench/render-24h.ts [--runs 1] [--cases read,text,png,mp4,text-1h,png-1h,mp4-1h] [--threads 1]
+//   npx tsx bench/render-24h.ts [--runs 1] [--cases read,text,png,mp4,text-1h,png-1h,mp4-1h] [--threads 1] [--before <rev>]
+// With --before, every case also runs on that revision's bundle right after the current one.
 import { readFile, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,21 +19,24 @@ import { measurePipelineRun, median } from './measure-child.ts'
 import { resultsTable } from './side-by-side.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
 import { buildBundle, writeBenchDataset } from './bench-setup.ts'
+import { revisionBundle } from './side-by-side.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '1' }, cases: { type: 'string', default: 'read,text,png,mp4,clips,text-1h,png-1h,mp4-1h,clips-1h' }, threads: { type: 'string', default: '1' } } })
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '1' }, cases: { type: 'string', default: 'read,text,png,mp4,clips,text-1h,png-1h,mp4-1h,clips-1h' }, threads: { type: 'string', default: '1' }, before: { type: 'string' } } })
 const runs = Number(args.runs)
 const threads = Number(args.threads)
 const log = (s: string) => process.stderr.write(s + '\n')
 
-const CASES: { name: string; what: string; stage: string | null; annotate?: boolean }[] = [
+// `before`: the stage lines for a revision before the excerpt stage (issue 12), whose render-video took clip options of its own.
+const CASES: { name: string; what: string; stage: string | null; annotate?: boolean; before?: string[] }[] = [
   { name: 'read', what: 'read -> segment (no render: the yardstick for text)', stage: null },
   { name: 'text', what: '(a) read -> segment -> render-text (lead 0, mV, 3 decimals)', stage: '  - render-text' },
   { name: 'png', what: '(b) read -> segment -> render-strip (one PNG per 10 s window)', stage: `  - {use: render-strip, options: {markers: none, threads: ${threads}}}` },
   { name: 'mp4', what: '(c) read -> segment -> render-video (one MP4, a frame per 10 s window)', stage: `  - {use: render-video, options: {markers: none, threads: ${threads}}}` },
   // Each clip has an ffmpeg of its own beside the record's: two encoders at once.
-  { name: 'clips', what: '(c) with a clip around each reference V (read -> annotate -> segment -> render-video with clips)', stage: `  - {use: render-video, options: {markers: none, threads: ${threads}, clips: {labels: [V], padSec: 5}}}`, annotate: true },
+  // Clips of 10 s strips stepping by 0.5 s over +-10 s of each V: 21 frames, in both versions.
+  { name: 'clips', what: '(c) with a clip around each reference V (read -> annotate -> segment -> excerpt -> render-video with clips)', stage: `  - {use: excerpt, options: {set: v, around: {labels: [V], padSec: 10}}}\n  - {use: render-video, options: {markers: none, threads: ${threads}, clips: {excerpts: v}}}`, annotate: true, before: [`  - {use: render-video, options: {markers: none, threads: ${threads}, clips: {labels: [V], padSec: 5}}}`] },
 ]
 // The same on the 1 h file: peak RSS should not depend on the duration.
 const ALL = [...CASES.map((c) => ({ ...c, file: '24h', frames: 8640 })), ...CASES.filter((c) => c.stage).map((c) => ({ ...c, name: `${c.name}-1h`, what: `${c.what}, 1 h file`, file: '1h', frames: 360 }))]
@@ -40,19 +44,23 @@ const SELECTED = ALL.filter((c) => args.cases!.split(',').includes(c.name))
 
 await ensureTiledFiles(log)
 buildBundle()
+const before = args.before ? revisionBundle(args.before) : null
+if (before) process.once('exit', () => before.remove())
 for (const c of SELECTED) {
   const file = path.basename(TILED_FILES.find((f) => f.name === c.file)!.file)
-  const stages = [`  - {use: read, options: {annotations: ${c.annotate === true}}}`, ...(c.annotate ? ['  - annotate'] : []), '  - segment', ...(c.stage ? [c.stage] : [])]
-  await writeBenchDataset({ script: 'render-24h.ts', name: `render-${c.name}`, record: `{id: day, path: ${file}, leads: [0]}`, stages, exclude: ['block', 'window'] })
+  const head = [`  - {use: read, options: {annotations: ${c.annotate === true}}}`, ...(c.annotate ? ['  - annotate'] : []), '  - segment']
+  await writeBenchDataset({ script: 'render-24h.ts', name: `render-${c.name}`, record: `{id: day, path: ${file}, leads: [0]}`, stages: [...head, ...(c.stage ? [c.stage] : [])], exclude: ['block', 'window'] })
+  if (before) await writeBenchDataset({ script: 'render-24h.ts', name: `render-${c.name}-before`, record: `{id: day, path: ${file}, leads: [0]}`, stages: [...head, ...(c.before ?? (c.stage ? [c.stage] : []))], exclude: ['block', 'window'] })
 }
 
 interface Measured { inRun: number[]; wall: number[]; cpu: number[]; rss: number[]; ffmpeg: number[]; sum: number[]; pss: number[]; outputs: string }
 const results = new Map<string, Measured>()
 for (let round = 1; round <= runs; round++) {
-  for (const c of SELECTED) {
-    const out = path.join(DATA_DIR, 'runs', `render-${c.name}`)
-    const m = await measurePipelineRun(root, path.join(DATA_DIR, `render-${c.name}.yaml`), out, { tree: true })
-    const r = results.get(c.name) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], pss: [], outputs: '' }
+  for (const c of SELECTED) for (const version of before ? ['', '-before'] : ['']) {
+    const out = path.join(DATA_DIR, 'runs', `render-${c.name}${version}`)
+    const m = await measurePipelineRun(version ? before!.dir : root, path.join(DATA_DIR, `render-${c.name}${version}.yaml`), out, { tree: true })
+    const key = `${c.name}${version}`
+    const r = results.get(key) ?? { inRun: [], wall: [], cpu: [], rss: [], ffmpeg: [], sum: [], pss: [], outputs: '' }
     r.inRun.push(m.inRunSec)
     r.wall.push(m.wallSec)
     r.cpu.push(m.cpuSec)
@@ -61,8 +69,8 @@ for (let round = 1; round <= runs; round++) {
     r.sum.push(m.tree!.peakSumBytes)
     r.pss.push(m.tree!.peakPssSumBytes)
     r.outputs = await describeOutputs(out)
-    results.set(c.name, r)
-    log(`round ${round}/${runs} ${c.name.padEnd(7)} in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${mb(r.rss.at(-1)!)} MB (ffmpeg ${mb(r.ffmpeg.at(-1)!)}, together ${mb(r.sum.at(-1)!)}, PSS ${mb(r.pss.at(-1)!)}); ${r.outputs}`)
+    results.set(key, r)
+    log(`round ${round}/${runs} ${key.padEnd(14)} in run ${r.inRun.at(-1)!.toFixed(2)} s, peak RSS ${mb(r.rss.at(-1)!)} MB (ffmpeg ${mb(r.ffmpeg.at(-1)!)}, together ${mb(r.sum.at(-1)!)}, PSS ${mb(r.pss.at(-1)!)}); ${r.outputs}`)
   }
 }
 
@@ -88,7 +96,7 @@ async function describeOutputs(runDir: string): Promise<string> {
   return count ? `${count} files, ${(bytes / 1e6).toFixed(1)} MB${frames ? `, ${frames} frames` : ''}` : 'no media files'
 }
 
-const rows = SELECTED.map((c) => {
+const rows = SELECTED.flatMap((c) => (before ? [c, { ...c, name: `${c.name}-before`, what: `${c.what}, ${before.name}` }] : [c])).map((c) => {
   const r = results.get(c.name)!
   const inRun = median(r.inRun)
   const perSec = /^(png|mp4)/.test(c.name) ? (c.frames / inRun).toFixed(1) : ''

@@ -66,7 +66,7 @@ interface MedianWindow {
 
 // The last HISTORY values, also kept sorted: each new value replaces the oldest in the sorted
 // array by one shift (a median is read once or twice a beat, and sorting the eight values anew
-// each time, mispredicted comparisons included, was about 3 % of the classifier).
+// each time, with its mispredicted comparisons, is a cost every beat would pay).
 function createMedianWindow(): MedianWindow {
   const values = new Float64Array(HISTORY) // by age, circular
   const sorted = new Float64Array(HISTORY) // sorted[0..k)

@@ -51,8 +51,8 @@ export function createJsFrontEndBuffers(coef: Float64Array, width: number, capac
 
 // One pass per block: hold invalid samples, band-pass (two sections, the operations of
 // sos-filter.ts in the same order), derivative, squaring and moving-window integration. Every
-// state value is a local inside the loop: kept in closure variables, each write of a number boxed
-// it anew (~50 ns/sample), and four passes over the block cost ~20 ns/sample more than one.
+// state value is a local inside the loop: kept in closure variables, each write of a number would
+// box it anew, and four passes over the block would read it four times.
 function frontEndKernel(c: Float64Array, st: Float64Array, sq: Float64Array, dScale: number, x: Float32Array, raw: Float32Array, bp: Float64Array, off: number, mwi: Float64Array): void {
   const p0 = c[0], p1 = c[1], p2 = c[2], pa1 = c[4], pa2 = c[5]
   const q0 = c[6], q1 = c[7], q2 = c[8], qa1 = c[10], qa2 = c[11]

@@ -1,11 +1,9 @@
 // Second-order sections over two streams at once in WebAssembly SIMD, for the zero-phase filter
 // (zero-phase.ts): its backward pass over one window runs alongside the forward pass over the
 // next samples, the two in the lanes of f64x2 registers (filter-kernels.ts).
-// A 3-section pair step costs about what one JavaScript pass costs (5.8-8.4 ns per sample for
-// both streams against 8.7-9.3 ns for one stream in JavaScript, a one-off microbenchmark), so the
-// backward pass becomes nearly free (clean: 2.3x per lead against the JavaScript filters of 1a935e3,
-// `npx tsx bench/dsp-kernels.ts --baseline 1a935e3`, 18:19 UTC, 2026-11-29; the results file now
-// holds a later run against 0170d71, which already had this kernel). Results are bit-identical to sos-filter.ts's run().
+// A pair step over both streams costs about what one JavaScript pass over one stream does, so the
+// backward pass becomes nearly free (bench/dsp-kernels.ts, bench/results/dsp-kernels.md).
+// Results are bit-identical to sos-filter.ts's run().
 // The buffers and states live in the instance's own memory, exposed as Float64Array views that
 // the caller fills and reads in place (and passes to the JavaScript kernels for the rest).
 import type { Sos } from './butterworth.ts'

@@ -6,8 +6,7 @@
 // beat-match.test.ts). A template's centred values live in the instance's memory (a Float64Array
 // view that centreTemplate fills in place), so a match copies nothing; the beat's match range
 // (83 values) is copied in once per beat. A template's running average lives beside its centred
-// values, and the kernels blend the beat into it and centre it again (in JavaScript that was
-// about 8 % of the classifier's time; the kernel does the blend two values at a time).
+// values, and the kernels blend the beat into it and centre it again, two values at a time.
 import { blendInto, type CentredTemplate, centreTemplate, createCentred, type Match, MATCH_FROM, MATCH_LEN, MATCH_TO, MAX_SHIFT, matchCentred, shiftVariances, SHIFTS } from './beat-features.ts'
 import { BEAT_KERNELS_LAYOUT as L, beatKernelsModule } from './beat-kernels.ts'
 import { instantiateWithMemory } from './wasm-module.ts'
@@ -60,7 +59,7 @@ export function createWasmBeatMatcher(slots: number): BeatMatcher | null {
   let used = 0
   const views: Float64Array[] = [] // each slot's centred values, to recognise this matcher's templates
   // The byte offset of `t`'s slot; `t` must be one of this matcher's (comparing views rather than
-  // their .buffer, which V8 makes slow to read: it was 1.5 % of the classifier).
+  // their .buffer, which V8 makes slow to read).
   const slotOf = (t: CentredTemplate) => {
     const at = t.centred.byteOffset
     if (views[(at - L.TEMPLATES) / L.SLOT] !== t.centred) throw new RangeError('beat-match: the template was not made by this matcher\'s createCentred()')

@@ -1,7 +1,6 @@
 // 16-bit EDF samples to mV through a WebAssembly kernel (sample-kernels.ts): the same bits as
-// decodeEdfSignal, four samples per SIMD step. On the 24 h benchmark file decodeEdfSignal's loop
-// was the read stage's largest cost (0.13-0.20 s of main-thread time per 31 M samples, read ->
-// clean -> detect profiles). The block's records are copied into the kernel's memory and the
+// decodeEdfSignal, four samples per SIMD step: that loop is the read stage's largest cost, as it
+// touches every sample. The block's records are copied into the kernel's memory and the
 // samples copied out. BDF (24-bit) files, and engines without WebAssembly SIMD, take
 // decodeEdfSignal itself.
 import { decodeEdfSignal } from './edf-decode.ts'

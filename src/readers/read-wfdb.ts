@@ -41,8 +41,7 @@ export interface DatReader {
 
 // Bytes per read: a block of 10 s is a few KB of a .dat (5 KB on Icentia11k: one
 // signal at 250 Hz in format 16; 10.8 KB on MIT-BIH: two at 360 Hz in format 212), and a read per
-// block costs a thread-pool round trip. 64 KB reads ran the 23 h Icentia record as fast as 256 KB
-// and 1 MB ones, at a lower peak RSS (134-136 MB against 135-141 and 155-169 MB).
+// block costs a thread-pool round trip; larger reads than this gained no speed and held more memory.
 const READ_BYTES = 64 << 10
 
 /** Yields the items of one WFDB record. */

@@ -2,8 +2,8 @@
 //
 // Speed matters because a 24 h video draws 8,640 of these. The grid is painted row by row from
 // three prebuilt rows (plain paper with the vertical lines, a light horizontal line, a dark one),
-// one memcpy per row: measured, the gridded paper costs about what a plain fill does (0.66 against
-// 0.58 ms for a 10 s 2-lead strip with no trace), so there is no background to cache and keep. Traces are clamped to their lead's band rather than cut at its edge: a flat
+// one memcpy per row, so the gridded paper costs about what a plain fill does and there is no
+// background to cache and keep. Traces are clamped to their lead's band rather than cut at its edge: a flat
 // run along the edge shows where the signal saturated, while a hole in the trace means NaN only.
 import { PipelineError } from '../core/errors.ts'
 import { drawText, textWidth, CELL_HEIGHT } from './bitmap-font.ts'

@@ -3,9 +3,8 @@
 // bytes and token counts as formatRun3 (format-mv.ts), whose contract it meets, so formatMvInto
 // takes either. It reads and writes its own memory: a caller puts the values and the text there
 // (`reserve`, then views from TEXT_DATA on); with views of any other memory it runs formatRun3.
-// Formatting (formatMvInto and formatRun3) was 0.29 s of render-text's main thread on the 24 h file
-// (bench/results/profile-render-text.md as of 8bc7578). Without WebAssembly SIMD, or `wasm: false`,
-// there is no kernel and callers keep formatRun3.
+// Formatting is most of render-text's own work (bench/results/profile-render-text.md). Without
+// WebAssembly SIMD, or `wasm: false`, there is no kernel and callers keep formatRun3.
 import { instantiateGrowable, lazyWasmModule } from '../dsp/wasm-module.ts'
 import { formatRun3, HEAD3, LAST3, type Run3 } from './format-mv.ts'
 import { TEXT_KERNELS_WASM, TEXT_TABLES } from './text-kernels-wasm-bytes.ts'

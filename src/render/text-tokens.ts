@@ -1,6 +1,5 @@
 // Counting render-text's tokens while its values are formatted, instead of rescanning the bytes
-// with estimateTokens (issue 4: on the 24 h benchmark file the rescan was 1.1 s of 2.9 s, `npx tsx
-// bench/profile-run.ts bench/data/render-text.yaml`).
+// with estimateTokens: a second pass over every byte of the text cost as much as writing it.
 // Why it is exact: estimateTokens is a forward scan whose only state between bytes is the kind of
 // run it is in, and a digit leaves it in a digit run whatever came before. A separator has no
 // digits, so after a digit its first byte either ends the run (letter, space) or starts a new

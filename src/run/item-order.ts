@@ -41,6 +41,7 @@ export function createOrderWriter(): OrderWriter {
       if (index === undefined) {
         if (table.size >= MAX_KINDS) throw new PipelineError('E_STAGE_OUTPUT', `a record's stream has more than ${MAX_KINDS} item kinds (the ${MAX_KINDS + 1}th is "${kind}"); use fewer kinds`, {})
         const name = Buffer.from(kind, 'utf8')
+        if (name.length > 0xff) throw new PipelineError('E_STAGE_OUTPUT', `item kind "${kind.slice(0, 40)}..." is ${name.length} bytes long; kinds may be at most 255 bytes (UTF-8): use a shorter kind`, {})
         room(2 + name.length)
         buf[n++] = DEFINE
         buf[n++] = name.length
@@ -77,7 +78,9 @@ export async function* readOrder(file: string, start: number, end: number, signa
   const table: string[] = []
   let carry: Buffer | null = null
   const bad = (what: string) => new PipelineError('E_CHECKPOINT', `${file} is damaged in bytes ${start}-${end}: ${what}; run the input run again with --restart`, { file })
+  let got = 0
   for await (const piece of createReadStream(file, { start, end: end - 1, signal, highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
+    got += piece.length
     const b: Buffer = carry ? Buffer.concat([carry, piece]) : piece
     carry = null
     let i = 0
@@ -99,4 +102,6 @@ export async function* readOrder(file: string, start: number, end: number, signa
     if (i < b.length) carry = b.subarray(i)
   }
   if (carry) throw bad('it ends inside an entry')
+  // A file cut short between two entries parses cleanly: only the count tells entries are missing.
+  if (got < end - start) throw bad(`the file ends at byte ${start + got}`)
 }

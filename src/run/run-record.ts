@@ -46,7 +46,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
   let items = 0
   const live: Record<string, number> = {}
   // A timer marks when progress is due, so the items themselves never read the clock (a
-  // Date.now() per beat was a measurable share of the benchmark's main thread).
+  // Date.now() per item, on every beat of a day, is not free).
   let due = true
   const onItem = (item: Item) => {
     items++
@@ -127,8 +127,8 @@ function nothingRead(record: RecordSpec): PipelineError {
  * Names the stage in an error thrown inside it (the innermost stage's name wins); an error that
  * is not a PipelineError is our bug in a built-in stage (E_INTERNAL), but the user's own failing
  * in a stage of theirs (E_STAGE_FAILED, naming the module). A plain iterator rather than an async
- * generator with `yield*`: every item of every stage passes here, and the generator wrapper cost
- * about a microsecond per item more in a microbenchmark of pass-through stages.
+ * generator with `yield*`: every item of every stage passes here, and a generator wrapper adds a
+ * promise per item.
  */
 function tagErrors(s: ResolvedStage, items: AsyncIterable<Item>): AsyncIterable<Item> {
   const stage = s.stage.name

@@ -2,9 +2,9 @@
 // binary directly (fluent-ffmpeg is archived and hangs the pipeline when ffmpeg dies; see
 // docs/dependencies.md). The binary is FFMPEG_PATH or the first `ffmpeg` on PATH, found by
 // walking PATH ourselves: shelling out to `which` would need a shell and differs per platform.
-// The binary is looked up afresh each time (findFfmpeg); only a check that passed is kept
-// (checkFfmpegOnce), keyed by the file's path, size and mtime, so a record after the first does
-// not spawn ffmpeg twice more (0.1 s each here) and a replaced binary is checked again.
+// The binary is looked up afresh each time (findFfmpeg); a check that passed is kept for the run
+// (checkFfmpegOnce, through the run's once()), keyed by the file's path, size and mtime, so the
+// records after the first do not spawn ffmpeg twice more and a replaced binary is checked again.
 import { execFile } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import path from 'node:path'
@@ -63,17 +63,14 @@ export async function checkFfmpeg(ffmpeg: string, signal: AbortSignal, opts: Che
   return { version: firstLine(version) }
 }
 
-const passed = new Map<string, { version: string }>()
-
-/** checkFfmpeg, but not again for a binary (same path, size and mtime) that has passed in this process. */
-export async function checkFfmpegOnce(ffmpeg: string, signal: AbortSignal, opts: CheckOptions = {}): Promise<{ version: string }> {
+/**
+ * checkFfmpeg through `once` (a run's once-per-run results): not again for a binary that has
+ * passed, keyed by its path, size and mtime, so a replaced binary is checked afresh; a failure
+ * is not kept.
+ */
+export function checkFfmpegOnce(ffmpeg: string, signal: AbortSignal, once: <T>(key: string, make: () => Promise<T>) => Promise<T>, opts: CheckOptions = {}): Promise<{ version: string }> {
   const s = statSync(ffmpeg, { throwIfNoEntry: false })
-  const key = `${ffmpeg}\0${s?.size}\0${s?.mtimeMs}`
-  const known = passed.get(key)
-  if (known) return known
-  const result = await checkFfmpeg(ffmpeg, signal, opts)
-  passed.set(key, result)
-  return result
+  return once(`ffmpeg-check:${ffmpeg}\0${s?.size}\0${s?.mtimeMs}`, () => checkFfmpeg(ffmpeg, signal, opts))
 }
 
 /** stdout of `ffmpeg args`; a failure to start, a non-zero exit or the timeout becomes E_FFMPEG_MISSING, the caller's abort stays an abort. */

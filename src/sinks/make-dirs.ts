@@ -11,7 +11,8 @@ export async function makeDirs(dir: string, what = 'the folder'): Promise<void> 
   const abs = path.resolve(dir)
   const missing: string[] = []
   for (let d = abs; ; d = path.dirname(d)) {
-    const st = await stat(d).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(ioError(what, abs, d, err))))
+    // ENOTDIR: a folder above `d` is a file; walking on up finds it and says so.
+    const st = await stat(d).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? null : Promise.reject(ioError(what, abs, d, err))))
     if (st) {
       if (!st.isDirectory()) throw new PipelineError('E_IO', `cannot create ${what} ${abs}: ${d} is a file, not a folder; choose another path`, { file: abs })
       break

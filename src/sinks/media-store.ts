@@ -32,8 +32,10 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
   const dirsMade = new Set<string>()
   const place = async (rel: string): Promise<string> => {
     const file = path.resolve(o.dir, rel)
-    if (path.isAbsolute(rel) || path.relative(o.dir, file).startsWith('..')) {
-      throw new PipelineError('E_STAGE_OUTPUT', `media file "${rel}" would lie outside the record's media folder ${o.dir}; name it relative to that folder, without ".."`, { file })
+    // Inside means below the folder: not the folder itself ("", "."), and "..notes.txt" is inside.
+    const inside = path.relative(o.dir, file)
+    if (path.isAbsolute(rel) || inside === '' || inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
+      throw new PipelineError('E_STAGE_OUTPUT', `media file "${rel}" would not lie inside the record's media folder ${o.dir}; name a file relative to that folder, without ".."`, { file })
     }
     const dir = path.dirname(file)
     if (!dirsMade.has(dir)) {

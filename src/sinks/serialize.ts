@@ -2,7 +2,8 @@
 // written as plain number arrays rounded to a fixed number of decimals: JSON.stringify would
 // otherwise write them as {"0":..,"1":..} objects with float32 noise (0.14499999582767487).
 // Sample arrays are most of a window line's bytes, so they are formatted by a dedicated loop
-// (formatFixedArray) whose text equals JSON.stringify of the rounded numbers, at ~2x the speed.
+// (formatFixedArray) whose text equals JSON.stringify of the rounded numbers, without building
+// the number array JSON.stringify would need.
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -9,8 +9,7 @@
 // beat engine runs in a worker thread (beat-engine.ts) and up to DEPTH chunks are in flight, so
 // finding beats overlaps with reading and cleaning on the main thread; the items and their
 // order are the same either way. `thread: auto` uses a worker for records of an hour or more
-// when the machine has a second core (a worker answers its first chunk after 51-59 ms from the
-// bundle, ~300 ms from the TypeScript sources).
+// when the machine has a second core: starting a worker costs more than it saves on a short one.
 // At a gap (EDF+D) the detector's filters restart: the samples after it are fed as if 10 s
 // later, so no beat pairs across the gap, and beat times add the gap's duration.
 // Watermarks: after each chunk's beats the stage passes on the upstream watermark lowered to

@@ -19,8 +19,8 @@
 // the window's bytes. Formatting runs in a WebAssembly kernel for the usual layout (3 decimals, a
 // 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts), and the bytes are copied into
 // pooled 1 MiB chunks for the file (src/sinks/text-file.ts), so items wait for their chunk to be
-// written. Formatting in a worker thread was tried and measured no faster on 2 cores (the notes
-// of bench/results/render-24h.md).
+// written. Formatting in a worker thread was tried and was no faster on 2 cores (the notes of
+// bench/results/render-24h.md).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import type { RenderItem } from '../core/items.ts'

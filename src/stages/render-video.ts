@@ -23,7 +23,7 @@ import type { ExcerptItem, Item, RenderItem, WindowItem } from '../core/items.ts
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createOrderedQueue } from '../core/map-ordered.ts'
 import { createWatermarks } from '../core/watermark.ts'
-import { checkFfmpeg, requireFfmpeg } from '../sinks/ffmpeg.ts'
+import { checkFfmpegOnce, requireFfmpeg } from '../sinks/ffmpeg.ts'
 import { createVideoParts, type PartDone, type VideoParts } from '../sinks/video-parts.ts'
 import { renderClip } from '../sinks/video-clips.ts'
 import { createRenderPool, type RenderPool } from '../threads/render-pool.ts'
@@ -76,8 +76,7 @@ export default defineStage<RenderVideoOptions>({
   async *transform(source, ctx) {
     const o = ctx.options
     const ffmpeg = o.ffmpeg!
-    // Checked once per run (and again when the binary changes: its size and time are in the key).
-    await ctx.run.once(`ffmpeg-check:${ffmpeg}`, () => checkFfmpeg(ffmpeg, ctx.signal))
+    await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
     const join = createMarkerJoin<Span>(o.markers)
     const c = o.clips
     const sets = new Set(c?.excerpts ?? [])

@@ -3,8 +3,8 @@
 // pulling its input while the worker works, then awaits the answers oldest first. The bundle
 // (dist/cli.mjs) has dist/<name>.mjs beside it; from the TypeScript sources the worker starts
 // through worker-boot.mjs, which registers tsx in the worker thread first. The worker side is
-// serveRequests (worker-serve.ts). A worker answers its first request after 51-59 ms from the
-// bundle, ~300 ms from the sources (measured for detect).
+// serveRequests (worker-serve.ts). A worker starts faster from the bundle than from the sources,
+// which have to be compiled in the thread first.
 import { Worker } from 'node:worker_threads'
 import { PipelineError } from '../core/errors.ts'
 

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { checkFfmpeg, checkFfmpegOnce, findFfmpeg, requireFfmpeg } from '../../src/sinks/ffmpeg.ts'
+import { createRunServices } from '../../src/run/run-services.ts'
 import { ffmpegTools, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { rejection, thrown } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
@@ -60,17 +61,18 @@ describe('findFfmpeg / requireFfmpeg', () => {
 describe('checkFfmpeg', () => {
   const dir = tmpDir()
 
-  it('checkFfmpegOnce runs the check once for a binary that passed, and again once the binary changes or after a failure', async () => {
+  it('checkFfmpegOnce runs the check once per run for a binary that passed, and again once the binary changes or after a failure', async () => {
+    const once = createRunServices({ cacheDir: null }).once
     const log = path.join(dir, 'once.log')
     const body = (encoder: string) => `echo "$2" >> ${log}; case "$2" in -version) echo "ffmpeg version 9.9-fake";; *) echo " V..... ${encoder}  fake";; esac`
     const bin = fakeTool(path.join(dir, 'once'), 'ffmpeg', body('mpeg4'))
     const calls = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0)
-    await expect(checkFfmpegOnce(bin, signal)).rejects.toThrow(/lists no libx264/)
-    await expect(checkFfmpegOnce(bin, signal)).rejects.toThrow(/lists no libx264/) // a failure is not kept
+    await expect(checkFfmpegOnce(bin, signal, once)).rejects.toThrow(/lists no libx264/)
+    await expect(checkFfmpegOnce(bin, signal, once)).rejects.toThrow(/lists no libx264/) // a failure is not kept
     expect(calls()).toBe(4)
     fakeTool(path.join(dir, 'once'), 'ffmpeg', body('libx264') + ' # a longer file: another size')
-    expect(await checkFfmpegOnce(bin, signal)).toEqual({ version: 'ffmpeg version 9.9-fake' })
-    expect(await checkFfmpegOnce(bin, signal)).toEqual({ version: 'ffmpeg version 9.9-fake' })
+    expect(await checkFfmpegOnce(bin, signal, once)).toEqual({ version: 'ffmpeg version 9.9-fake' })
+    expect(await checkFfmpegOnce(bin, signal, once)).toEqual({ version: 'ffmpeg version 9.9-fake' })
     expect(calls()).toBe(6)
   })
 
