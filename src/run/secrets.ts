@@ -10,7 +10,8 @@ import type { Secret } from '../core/services.ts'
 /** The secret in environment variable `name` of `env`; E_SECRET_MISSING when unset or empty. */
 export function readSecret(name: string, env: NodeJS.ProcessEnv = process.env): Secret {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new PipelineError('E_CONFIG_VALUE', `"${name}" is not an environment variable name; name the variable that holds the secret (letters, digits and _), never the secret itself`, { field: 'env' })
+    // Not echoed: what was given where a name belongs may be the secret itself.
+    throw new PipelineError('E_CONFIG_VALUE', `expected the name of an environment variable (letters, digits and _), found ${name.length} other characters; name the variable that holds the secret, never the secret itself`, { field: 'env' })
   }
   const value = env[name]
   if (!value) throw new PipelineError('E_SECRET_MISSING', `the environment variable ${name} is not set; export it before the run (export ${name}=...)`, { env: name })
