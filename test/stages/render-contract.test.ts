@@ -1,0 +1,73 @@
+// The render items' contract (docs/items.md): a render item is yielded only once the file, or
+// the byte range of it, that it names is complete and readable under its path. Checked for every
+// format as each item arrives, on record 208's first 90 s with excerpts around its PVCs.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Item, RenderItem } from '../../src/core/items.ts'
+import type { Stage } from '../../src/core/stage.ts'
+import excerpt from '../../src/stages/excerpt.ts'
+import renderText from '../../src/stages/render-text.ts'
+import renderStrip from '../../src/stages/render-strip.ts'
+import renderVideo from '../../src/stages/render-video.ts'
+import { decodePng } from '../../src/render/png.ts'
+import { renderInput } from '../helpers/render-input.ts'
+import { testContext } from '../helpers/stage-context.ts'
+import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+
+const HAVE = !skipWithoutFfmpeg()
+const record = { id: '208', path: 'none', format: 'wfdb' as const, annotator: false as const, annotatorExplicit: false }
+
+/** Runs `stage` over `input`, checking each render item the moment it is yielded with `check`. */
+async function eachRender(stage: Stage<any>, options: unknown, input: Item[], check: (r: RenderItem, runDir: string) => Promise<void> | void): Promise<number> {
+  const runDir = tmpDir('hp-contract-')
+  const ctx = testContext(stage, options, record, [], undefined, runDir)
+  async function* source() {
+    yield* input
+  }
+  let n = 0
+  for await (const item of stage.transform(source(), ctx)) {
+    if (item.kind !== 'render') continue
+    await check(item as RenderItem, runDir)
+    n++
+  }
+  return n
+}
+
+describe.runIf(HAVE)('render items name complete files', () => {
+  it('text, png and mp4 (whole and clips): readable, whole, when their item comes', async () => {
+    const input = (await runStage208())
+    const text = await eachRender(renderText, { excerpts: 'pvc' }, input, (r, dir) => {
+      const bytes = readFileSync(path.join(dir, r.path))
+      expect(bytes.length).toBeGreaterThanOrEqual((r.offset as number) + r.bytes)
+      expect(bytes.subarray(r.offset as number, (r.offset as number) + r.bytes).toString('latin1')).toMatch(/^MLII \d\d:\d\d:\d\d\.\d{3} 360Hz: .*\n$/s)
+    })
+    const png = await eachRender(renderStrip, { excerpts: 'pvc', threads: 2 }, input, (r, dir) => {
+      const file = path.join(dir, r.path)
+      expect(statSync(file).size).toBe(r.bytes)
+      expect(existsSync(`${file}.partial`)).toBe(false)
+      expect(decodePng(readFileSync(file)).width).toBe(r.width)
+    })
+    const mp4 = await eachRender(renderVideo, { fps: 5, maxDurationSec: 3, clips: { excerpts: 'pvc', windowSec: 4, stepSec: 1 } }, input, async (r, dir) => {
+      const file = path.join(dir, r.path)
+      expect(statSync(file).size).toBe(r.bytes)
+      expect(existsSync(`${file}.partial`)).toBe(false)
+      expect((await probeVideo(file)).frames).toBe(r.frames)
+    })
+    expect(text).toBeGreaterThan(9) // 9 windows and the excerpts
+    expect(png).toBeGreaterThan(9)
+    expect(mp4).toBeGreaterThan(3) // parts of 15 frames and the clips
+  }, 120_000)
+})
+
+async function runStage208(): Promise<Item[]> {
+  const input = await renderInput('208', 90)
+  const ctx = testContext(excerpt, { set: 'pvc', around: { labels: ['V'], padSec: 3, minGapSec: 15 } }, record, [])
+  async function* source() {
+    yield* input
+  }
+  const out: Item[] = []
+  for await (const item of excerpt.transform(source(), ctx)) out.push(item as Item)
+  return out
+}
