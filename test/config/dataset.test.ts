@@ -46,7 +46,8 @@ describe('dataset files', () => {
     ['invalid YAML', 'records: [\n', 'E_CONFIG_YAML', undefined, /invalid YAML at line 2, column 1/],
     ['a wrong type', 'records:\n  - path: [a, {x: 1}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].path', /expected a recording path, or a list of the paths of its consecutive parts, found \["a",\{"x":1\}\]/],
     ['an unknown format', 'records:\n  - path: a\n    format: mp3\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].format', /expected one of "edf", "wfdb"/],
-    ['no records', 'stages: [read]\n', 'E_CONFIG_VALUE', 'records', /required array is missing/],
+    ['no records', 'stages: [read]\n', 'E_CONFIG_VALUE', 'records', /required records are missing: list the recordings to read .* or name an earlier run to read instead \(input:/],
+    ['records and input', 'records: [{path: a.edf}]\ninput: {run: runs/x, kinds: [window]}\nstages: [excerpt]\n', 'E_CONFIG_VALUE', 'input', /give records or input, not both/],
     ['a bad concurrency', 'records: [{path: a}]\nconcurrency: {records: 0}\nstages: [read]\n', 'E_CONFIG_VALUE', 'concurrency.records', />=1/],
     ['an id of only dots', 'records: [{path: a, id: ".."}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[0].id', /not only dots/],
     ['duplicate ids', 'records: [{path: a/100}, {path: b/100}]\nstages: [read]\n', 'E_CONFIG_VALUE', 'records[1]', /duplicate record id "100" \(also records\[0\]\)/],
@@ -162,7 +163,8 @@ export default { name: 'even', version: 1, async *transform(s) { yield* s },
   })
 
   it('lists allowed keys at any path of the schema', () => {
-    expect(allowedKeys([])).toEqual(['name', 'out', 'concurrency', 'records', 'stages', 'output'])
+    expect(allowedKeys([])).toEqual(['name', 'out', 'concurrency', 'records', 'input', 'cache', 'stages', 'output'])
+    expect(allowedKeys(['input'])).toEqual(['run', 'kinds'])
     expect(allowedKeys(['records', 0, 'patient'])).toEqual(['age', 'sex', 'history'])
   })
 
@@ -174,5 +176,24 @@ export default { name: 'even', version: 1, async *transform(s) { yield* s },
     const d = await loadDataset(path.join(ROOT, 'pipelines/demo.yaml'))
     expect(d.records.map((r) => r.id)).toEqual(['100', '101', '208', '102'])
     expect(d.records[0].path).toBe(path.join(ROOT, 'samples/mitdb/100'))
+  })
+})
+
+describe('a dataset over an earlier run', () => {
+  it('reads input: {run, kinds} instead of records, starts with read-run, and resolves run and cache against its folder', async () => {
+    const d = parseDataset('input:\n  run: ../runs/demo\n  kinds: [window, beat]\ncache: ../cache\nstages:\n  - {use: excerpt, options: {around: {labels: [V]}}}\n', '/data/sets/over.yaml')
+    expect(d.input).toEqual({ run: '/data/runs/demo', kinds: ['window', 'beat'] })
+    expect(d.cache).toBe('/data/cache')
+    expect(d.records).toEqual([])
+    expect(d.stages.map((s) => [s.use, s.yamlPath])).toEqual([['read-run', 'input'], ['excerpt', 'stages[0]']])
+    expect(d.stages[0].options).toEqual({ run: '/data/runs/demo', kinds: ['window', 'beat'] })
+    const err = (() => {
+      try {
+        parseDataset('input: {run: x, kinds: [Window]}\nstages: [excerpt]\n', '/data/over.yaml')
+      } catch (e) {
+        return e as PipelineError
+      }
+    })()
+    expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', context: { yamlPath: 'input.kinds[0]' } })
   })
 })
