@@ -26,13 +26,13 @@ export default defineStage<RrOptions>({
     let previous: AnnotationItem | null = null
     for await (const item of source) {
       yield item
-      if (item.kind !== 'annotation') continue
-      const beat = item as AnnotationItem
+      if (item.kind !== 'annotation') continue // narrows item to AnnotationItem
+      const beat = item
       if (!BEATS.has(beat.symbol)) continue
       if (previous) {
         const rrMs = Math.round((beat.timeMs - previous.timeMs) * 1000) / 1000
         if (rrMs <= ctx.options.maxRrMs) {
-          yield { kind: 'rr', recordId: ctx.recordId, sample: beat.sample, timeMs: beat.timeMs, rrMs, from: previous.symbol, to: beat.symbol }
+          yield { kind: 'rr', recordId: ctx.recordId, sample: beat.sample, timeMs: beat.timeMs, rrMs, fromSymbol: previous.symbol, toSymbol: beat.symbol }
         }
       }
       previous = beat

@@ -11,7 +11,7 @@
 // signal itself streams.
 import path from 'node:path'
 import { once } from 'node:events'
-import { guessFormat, recordingName } from '../config/dataset.ts'
+import { guessFormat, recordingName } from '../formats/recording-name.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { BeatItem, Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'

@@ -6,7 +6,7 @@
 // output's folder is made when missing (output-path.ts).
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import { guessFormat, recordingName } from '../config/dataset.ts'
+import { guessFormat, recordingName } from '../formats/recording-name.ts'
 import { writeFileAtomic } from '../sinks/file-writer.ts'
 import type { ReadContext } from '../readers/read-context.ts'
 import { planWfdbCopy } from './convert-wfdb.ts'

@@ -1,7 +1,7 @@
 // `pipeline info <recording>`: what a recording holds, like WFDB's wfdbdesc or an EDF header
 // viewer: format, start, duration, signals (label, rate, units, physical and digital ranges),
 // annotation count, and warnings when the data on disk does not match the header.
-import { guessFormat } from '../config/dataset.ts'
+import { guessFormat } from '../formats/recording-name.ts'
 import { describeEdf } from './info-edf.ts'
 import { describeWfdb } from './info-wfdb.ts'
 import { renderInfo } from './info-render.ts'

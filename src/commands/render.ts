@@ -9,7 +9,7 @@
 // in flag terms (flag-terms.ts), and --lead is checked against the header before anything is
 // read (--window and --step become samples in the segment stage, once the rate is known).
 import path from 'node:path'
-import { guessFormat, recordingName } from '../config/dataset.ts'
+import { guessFormat, recordingName } from '../formats/recording-name.ts'
 import { PipelineError } from '../core/errors.ts'
 import type { Item } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'

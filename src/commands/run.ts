@@ -32,7 +32,8 @@ export async function runCommand(args: RunCommandArgs): Promise<number> {
     if (args.err.isTTY) {
       if (e.t !== 'run-end') view.update(renderProgress(state))
     } else if (e.t === 'record-done') {
-      args.err.write(`done ${e.recordId}: ${(e.seconds / 3600).toFixed(2)} h of signal, ${Object.entries(e.items).map(([k, n]) => count(n, k)).join(', ')}\n`)
+      // Item kinds are names (plugins make their own: window-stats, rr), so they are not made plural.
+      args.err.write(`done ${e.recordId}: ${(e.seconds / 3600).toFixed(2)} h of signal; items: ${Object.entries(e.items).map(([k, n]) => `${k} ${n}`).join(', ')}\n`)
     } else if (e.t === 'record-failed' || e.t === 'warning') {
       args.err.write(`${e.t === 'warning' ? 'warning' : 'failed'} ${e.recordId ?? ''}: ${e.message}\n`)
     }

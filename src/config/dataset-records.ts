@@ -11,15 +11,9 @@ import type { Segments } from './yaml-lines.ts'
 
 export type RawRecord = z.infer<typeof recordSchema>
 
-/** A recording's name from its file: the base name without .hea, .edf, .bdf or .rec (a record's default id). */
-export function recordingName(p: string): string {
-  return path.basename(p).replace(/\.(hea|edf|bdf|rec)$/i, '')
-}
+import { guessFormat, recordingName } from '../formats/recording-name.ts'
 
-/** EDF-family extensions read as EDF; anything else (.hea, no extension) names a WFDB record. */
-export function guessFormat(p: string): 'edf' | 'wfdb' {
-  return /\.(edf|bdf|rec)$/i.test(p) ? 'edf' : 'wfdb'
-}
+export { guessFormat, recordingName }
 
 interface Seen {
   yamlPath: string

@@ -88,6 +88,9 @@ function inspectDataset(text: string, file: string): Inspected {
     const optionLines = typeof s === 'string' ? undefined : linesUnder(root, ['stages', i, 'options'], lines)
     return { ...entry, yamlPath: formatPath(['stages', i]), line: lineAt(['stages', i]), ...(optionLines ? { optionLines } : {}) }
   })
+  for (const e of listed) {
+    if (e.use === 'read-run') problems.push(new PipelineError('E_CONFIG_VALUE', 'read-run is not listed in stages: name the earlier run with input: {run: <dir>, kinds: [...]} (its records, its manifest entry and its config hash come from there)', { file, yamlPath: e.yamlPath, line: e.line }))
+  }
   // A run over a run starts with the stage that streams the earlier run's records.
   const entries: StageEntry[] = input ? [{ use: 'read-run', options: input, yamlPath: 'input', line: lineAt(['input']) }, ...listed] : listed
   if (!parsed.success || problems.length) return { entries, problems }

@@ -12,7 +12,7 @@ import { isAbortError, PipelineError } from '../core/errors.ts'
 import { createAnnotationCsvParser } from './annotation-csv.ts'
 import { createAnnotationJsonParser } from './annotation-json.ts'
 import type { SidecarParser, SidecarRow } from './annotation-row.ts'
-import { recordingName } from '../config/dataset.ts'
+import { recordingName } from './recording-name.ts'
 
 const AUTO_SUFFIXES = ['.annotations.csv', '.annotations.json', '.annotations.ndjson']
 const EXTENSIONS = ['.csv', '.json', '.ndjson', '.jsonl']
@@ -47,6 +47,11 @@ export async function findSidecar(option: string, recordingFile: string): Promis
     if (await isFile(file, false)) found.push(file)
   }
   return found.length ? { file: found[0], others: found.slice(1) } : null
+}
+
+/** The files `sidecar: auto` would look for beside a recording (for the manifest, which tells a changed input on resume). */
+export function autoSidecarFiles(recordingFile: string): string[] {
+  return AUTO_SUFFIXES.map((suffix) => expandSidecarTemplate(`{name}${suffix}`, recordingFile))
 }
 
 /** The rows of a sidecar file, streamed; errors name `file:line`. */

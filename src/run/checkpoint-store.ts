@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { appendDurable, repairNdjson } from './ndjson-file.ts'
-import { ORDER_FILE } from './item-order.ts'
+import { ORDER_FILE } from '../formats/item-order.ts'
 
 export const CHECKPOINT_FILE = 'checkpoints.ndjson'
 const NOT_OUTPUTS = new Set([CHECKPOINT_FILE, 'progress.ndjson'])

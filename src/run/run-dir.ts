@@ -6,7 +6,7 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { MANIFEST_FILE, readManifest, type Manifest, type InputFile } from './manifest.ts'
 import { LOCK_FILE } from './run-lock.ts'
-import { ORDER_FILE } from './item-order.ts'
+import { ORDER_FILE } from '../formats/item-order.ts'
 import { describeConfigChange } from './config-diff.ts'
 
 const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts', ORDER_FILE])

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { Item } from '../core/items.ts'
 import { createSerializer } from './serialize.ts'
-import { createOrderWriter, ORDER_FILE } from '../run/item-order.ts'
+import { createOrderWriter, ORDER_FILE } from '../formats/item-order.ts'
 
 /** Kinds whose file names the run directory reserves for its own bookkeeping. */
 export const RESERVED_KINDS = new Set(['checkpoints', 'progress', 'manifest'])

@@ -55,7 +55,7 @@ const schema = z
     clips: z.strictObject({ excerpts: excerptSetsOption, stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) }).optional(),
     /** Encode the segment stage's windows into the record's video. */
     windows: z.boolean().default(true),
-    /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (filled in when the dataset is loaded). */
+    /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (looked for when the dataset is loaded). */
     ffmpeg: z.string().min(1).optional(),
     markerLagSec: retiredOption(MARKER_LAG_RETIRED).optional(),
   })
@@ -71,11 +71,14 @@ export default defineStage<RenderVideoOptions>({
   version: 2,
   parseOptions(raw, where) {
     const o = parseOptionsWith(schema, raw, where)
-    return { ...o, ffmpeg: o.ffmpeg ?? requireFfmpeg('the render-video stage') }
+    // Looked for now, so a missing ffmpeg fails before any record is read; but only the path the
+    // dataset gives is an option (and in the config hash): another PATH on resume is no change.
+    requireFfmpeg('the render-video stage', o.ffmpeg ? { ...process.env, FFMPEG_PATH: o.ffmpeg } : process.env)
+    return o
   },
   async *transform(source, ctx) {
     const o = ctx.options
-    const ffmpeg = o.ffmpeg!
+    const ffmpeg = o.ffmpeg ?? requireFfmpeg('the render-video stage')
     await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
     const join = createMarkerJoin<Span>(o.markers)
     const c = o.clips

@@ -92,7 +92,7 @@ describe('pipeline tail', () => {
     const resumed = await runCli(['run', file, '--out', dir])
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).toContain('run sessions finished: 1 record done, 1 already done before, 0 failed')
-    expect(resumed.stderr).toMatch(/^done late: 0\.50 h of signal, 1 recording$/m)
+    expect(resumed.stderr).toMatch(/^done late: 0\.50 h of signal; items: recording 1$/m)
     const again = await runCli(['run', file, '--out', dir])
     expect(again.stderr).toContain('run sessions finished: all 2 records were already done (--restart redoes them)')
     const t = await runCli(['tail', dir])

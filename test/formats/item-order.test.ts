@@ -1,4 +1,4 @@
-// order.bin (src/run/item-order.ts), unit layer: what the writer records is read back from a
+// order.bin (src/formats/item-order.ts), unit layer: what the writer records is read back from a
 // real file, range by range, as input-run.ts reads it. The reader works in 64 KB chunks, so the
 // long round trip places a watermark and a kind's definition across chunk boundaries on purpose
 // (and checks that they do).
@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
-import { createOrderWriter, readOrder, type OrderEntry } from '../../src/run/item-order.ts'
+import { createOrderWriter, readOrder, type OrderEntry } from '../../src/formats/item-order.ts'
 import { rng } from '../helpers/seeded-random.ts'
 import { rejection, thrown } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
