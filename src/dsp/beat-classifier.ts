@@ -204,7 +204,9 @@ export function createBeatClassifier(options: BeatClassifierOptions): BeatClassi
       // LATE_SEC past the last beat, its RR after is at least that long: a pause, whatever it is.
       const last = pending[pending.length - 1]
       if (last !== undefined && !last.closed && startSample - closeAfter - last.sample > closeAfter) {
-        last.rrPost = startSample - closeAfter - last.sample
+        // Longer than LATE_SEC: a pause whatever the exact value, and Infinity does not depend on
+        // where the blocks happen to end.
+        last.rrPost = Infinity
         last.closed = true
       }
       extractReady(false)

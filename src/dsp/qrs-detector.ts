@@ -181,8 +181,14 @@ export function createQrsDetector(options: QrsDetectorOptions): QrsDetector {
         throw new RangeError(`QRS detector: block starts at sample ${startSample} but sample ${next} was expected; push blocks in order without overlap`)
       }
       if (next < 0 || startSample > next) {
-        // First block, or a gap: the filters restart; thresholds and RR history carry over.
+        // First block, or a gap: the filters restart; thresholds and RR history carry over. A
+        // learning phase cut by a gap starts again on the signal after it (what it learned would
+        // otherwise come out as beats long after their time).
         if (next >= 0) front.reset()
+        if (next >= 0 && learning) {
+          learned.length = 0
+          learnMax = learnSum = 0
+        }
         segStart = startSample
         front.pick[PICK_UP] = 1
         front.pick[PICK_H] = 0

@@ -51,7 +51,6 @@ interface Segment {
 // Signal per chunk, and chunks handed to a worker before the oldest one's beats are awaited.
 const CHUNK_SEC = 10
 const DEPTH = 4
-const SEGMENT_KEEP_SEC = 60
 
 /** Items gathered for the engine: their samples (one lead, contiguous) and everything in order. */
 interface Chunk {
@@ -87,10 +86,13 @@ export default defineStage<DetectOptions>({
     let durationSec = 0
     let segments: Segment[] = []
 
-    const segmentOf = (detSample: number): Segment => {
-      let seg = segments[0]
-      for (const s of segments) if (s.detStart <= detSample) seg = s
-      return seg
+    // The stream sample of a detector sample; one in the padding after a gap maps to the first
+    // sample after the gap (nothing lies in the padding).
+    const toStream = (detSample: number): number => {
+      let k = 0
+      while (k + 1 < segments.length && segments[k + 1].detStart <= detSample) k++
+      const next = segments[k + 1]
+      return Math.min(detSample - segments[k].offset, next ? next.detStart - next.offset : Infinity)
     }
     // Beat i of packed beats (beat-engine.ts) as the stage's item.
     const toItem = (p: Float64Array, i: number): BeatItem => {
@@ -114,18 +116,14 @@ export default defineStage<DetectOptions>({
       // Items of later chunks came after this one was sent, so they lie at or after the upstream
       // watermark of then; beats still to come at or after the engine's settled point.
       const settled = packedSettled(l.beats)
-      const w = marks.next(Math.min(l.upstream, Number.isFinite(settled) && segments.length ? settled - segmentOf(settled).offset : settled))
+      const w = marks.next(Math.min(l.upstream, Number.isFinite(settled) && segments.length ? toStream(settled) : settled))
       if (w) out.push(w)
+      // No beat still to come lies before the settled point: the mappings before it are done with,
+      // so a record with thousands of gaps and no beats (a dead lead) keeps only a few.
+      while (segments.length > 1 && segments[1].detStart <= settled) segments.shift()
     }
     // Hands the open chunk to the engine.
     function send(): void {
-      if (chunk && chunk.at >= 0) {
-        // No beat comes out more than LATE_SEC behind the samples fed (qrs-detector.ts): mappings
-        // a minute older than this chunk are done with, so a record with thousands of gaps and
-        // no beats (a dead lead) keeps only a few.
-        const floor = chunk.at - SEGMENT_KEEP_SEC * fs
-        while (segments.length > 1 && segments[1].detStart <= floor) segments.shift()
-      }
       if (chunk) {
         // Joined pieces are a fresh array the engine may keep; a single piece is a block's own lead.
         const x = concatSamples(chunk.parts, (n) => new Float32Array(n))

@@ -125,6 +125,32 @@ describe('createQrsDetector without beats', () => {
     found.forEach((s, i) => expect(Math.abs(s - expected[i])).toBeLessThanOrEqual(Math.ceil(0.01 * fs)))
   })
 
+  it('keeps its settled() promise when gaps cut the learning phase: no beat comes out before a point it said was settled', () => {
+    const fs = 360
+    const { x } = beatTrain(fs, 72, 60)
+    const det = createQrsDetector({ fs })
+    let at = 0
+    let promised = -Infinity
+    const found: number[] = []
+    // Segments of 1.5 s (shorter than learning) 10 s apart, then a long one.
+    const feed = (from: number, n: number) => {
+      const beats = det.push(x.subarray(from, from + n), at)
+      at += n
+      expect(beats.filter((b) => b < promised), `beats after sample ${at - n}`).toEqual([])
+      promised = Math.max(promised, det.settled())
+      found.push(...beats)
+    }
+    for (let k = 0; k < 12; k++) {
+      feed(0, 1.5 * fs)
+      at += 10 * fs
+    }
+    feed(0, 20 * fs)
+    const rest = det.finish()
+    expect(rest.filter((b) => b < promised)).toEqual([])
+    // The long segment's beats are found once it has learned on it: about one per 0.83 s.
+    expect([...found, ...rest].filter((b) => b >= at - 20 * fs).length).toBeGreaterThan(18)
+  })
+
   it('reports no start-up transient as a beat in records shorter than the 2 s learning phase', () => {
     for (const [sec, want] of [[0.01, []], [0.1, []], [0.3, [50]], [1, [50]]] as const) {
       const x = syntheticEcg(250, sec)

@@ -97,4 +97,30 @@ describe('detect stage', () => {
     expect(after).toBeGreaterThan(1100)
     expect(beats.length - after).toBeGreaterThan(1100)
   }, 30_000)
+
+  it('a record cut into short segments (EDF+D, a gap every 6 s): no beat comes after a watermark past it, beats in order, in both modes', async () => {
+    const items = await read100(2)
+    const cut: Item[] = []
+    let blocks = 0
+    let shiftMs = 0
+    for (const it of items) {
+      if (it.kind === 'block') {
+        if (blocks > 0 && blocks % 3 === 0 && it.startSample < 360 * 1700) {
+          cut.push({ kind: 'gap', recordId: 'rec', startMs: (it.startSample / 360) * 1000 + shiftMs, endMs: (it.startSample / 360) * 1000 + shiftMs + 1000, atSample: it.startSample })
+          shiftMs += 1000
+        }
+        blocks++
+      }
+      cut.push(it)
+    }
+    const out = (await runStage(detect, cut)).items
+    expect(watermarkViolations(out).violations).toEqual([])
+    const beats = beatsOf(out)
+    expect(beats.every((b, i) => b.sample >= 0 && (i === 0 || b.sample > beats[i - 1].sample))).toBe(true)
+    // Segments of 6 s still hold nearly all of the record's beats (about 2,270 without gaps).
+    expect(beats.length).toBeGreaterThan(0.9 * beatsOf((await runStage(detect, items)).items).length)
+    const threaded = (await runStage(detect, cut, { options: { thread: true } })).items
+    expect(watermarkViolations(threaded).violations).toEqual([])
+    expect(beatsOf(threaded)).toEqual(beats)
+  }, 60_000)
 })
