@@ -13,6 +13,8 @@ export interface Span {
   startSample: number
   endSample: number
   reason: ExcerptReason
+  /** The last part of the excerpt's id when its start alone does not tell it apart (a span clipped at the record's start); else the start. */
+  name?: string
 }
 
 export interface ExcerptEvent {
@@ -94,10 +96,13 @@ export function aroundPlan(before: number, after: number, minGap: number, max: n
   const decide = (w: number, all: boolean) => {
     while (events.length && (all || events[0].sample < w)) {
       const e = events.shift()!
-      if (taken >= max || e.sample - last < minGap || (e.sample === last && taken > 0)) continue
+      if (taken >= max || e.sample - last < minGap || e.sample === last) continue
       last = e.sample
       taken++
-      chosen.push({ startSample: Math.max(0, e.sample - before), endSample: e.sample + after, reason: { rule: 'around', event: e } })
+      // Spans of events near the record's start are clipped to start 0, all of them: each is
+      // named by its event too, so their ids stay apart.
+      const start = Math.max(0, e.sample - before)
+      chosen.push({ startSample: start, endSample: e.sample + after, reason: { rule: 'around', event: e }, ...(start > e.sample - before ? { name: `0@${e.sample}` } : {}) })
     }
   }
   return {

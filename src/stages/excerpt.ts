@@ -29,7 +29,7 @@ const around = z.strictObject({
 
 const schema = z
   .strictObject({
-    /** The set's name: excerpt ids are <recordId>:ex:<set>:<startSample>, and render stages name the sets they draw. */
+    /** The set's name: excerpt ids are <recordId>:ex:<set>:<startSample> (0@<event sample> for an around span clipped at the record's start), and render stages name the sets they draw. */
     set: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, "_" and "-"').default('excerpts'),
     every: z.strictObject({ minutes: z.number().positive(), lengthSec: z.number().positive(), offsetSec: z.number().min(0).default(0) }).optional(),
     random: z.strictObject({ count: z.number().int().min(1).max(100_000), lengthSec: z.number().positive(), seed: z.union([z.number(), z.string()]).default(1) }).optional(),
@@ -65,7 +65,7 @@ export default defineStage<ExcerptOptions>({
       }
       const ev = s.reason.event
       const startMs = ev ? Math.round(ev.timeMs - ((ev.sample - s.startSample) / fs) * 1000) : msOf(s.startSample)
-      return { kind: 'excerpt', id: `${ctx.recordId}:ex:${o.set}:${s.startSample}`, recordId: ctx.recordId, set: o.set, startSample: s.startSample, endSample: s.endSample, startMs, endMs: startMs + Math.round(((s.endSample - s.startSample) / fs) * 1000), fs, reason: s.reason }
+      return { kind: 'excerpt', id: `${ctx.recordId}:ex:${o.set}:${s.name ?? s.startSample}`, recordId: ctx.recordId, set: o.set, startSample: s.startSample, endSample: s.endSample, startMs, endMs: startMs + Math.round(((s.endSample - s.startSample) / fs) * 1000), fs, reason: s.reason }
     }
     const start = (rate: number, samples: number) => {
       fs = rate

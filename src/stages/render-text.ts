@@ -137,7 +137,7 @@ export default defineStage<RenderTextOptions>({
         yield* written()
       } else if (item.kind === 'excerpt' && sets.has(item.set)) {
         const cut = cutter!.cut(item.startSample, item.endSample)
-        await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: `ex:${item.set}:${item.startSample}`, fields: { of: item.id, from: [item.id] } })
+        await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: item.id.slice(ctx.recordId.length + 1), fields: { of: item.id, from: [item.id] } })
         yield* written()
       }
     }

@@ -51,6 +51,13 @@ describe('excerpt plans', () => {
     expect(p.end(1000).map((s) => [s.startSample, s.endSample])).toEqual([[0, 400], [650, 1000]])
   })
 
+  it('around: every event near the record start keeps its span, clipped to start 0 and named by its event so the ids stay apart', () => {
+    const p = aroundPlan(300, 300, 0, 10)
+    for (const s of [50, 120, 120, 299, 300, 400]) p.event(ev(s))
+    const spans = p.end(10_000)
+    expect(spans.map((s) => [s.startSample, s.name ?? String(s.startSample)])).toEqual([[0, '0@50'], [0, '0@120'], [0, '0@299'], [0, '0'], [100, '100']])
+  })
+
   it('seeded random: reproducible, in [0, 1), and spread', () => {
     const a = createSeededRandom('7:100')
     const b = createSeededRandom('7:100')

@@ -40,6 +40,13 @@ describe('excerpt stage', () => {
     const blocksBefore = items.slice(0, at).filter((i): i is SampleBlock => i.kind === 'block')
     const seen = blocksBefore.at(-1)!
     expect(seen.startSample + seen.leads[0].length).toBeGreaterThanOrEqual(x.endSample)
+
+    // Every V, the first ones within padSec of the record's start (clipped to 0) included, with ids apart.
+    const all = excerptsOf((await runStage(excerpt, input, { record: spec208, options: { set: 'pvc', around: { labels: ['V'], padSec: 5, minGapSec: 0, max: 100_000 } } })).items)
+    expect(all.map((x) => x.reason.event?.sample)).toEqual(vs.map((v) => v.sample))
+    expect(new Set(all.map((x) => x.id)).size).toBe(all.length)
+    expect(all.filter((x) => x.startSample === 0)).toHaveLength(4) // 208's V at samples 209, 853, 1378 and 1579
+    expect(all.filter((x) => x.startSample === 0).map((x) => x.id)).toEqual(vs.filter((v) => v.sample < 1800).map((v) => `208:ex:pvc:0@${v.sample}`))
   })
 
   it('takes one span every N minutes, and the same random spans on every run and blocking', async () => {
