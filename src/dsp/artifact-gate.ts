@@ -12,7 +12,11 @@
 // Breaks are placed by sample, not by arrival: beats before a gap may reach this stage after it.
 // Windows are kept back to the last beat released of each source (what afterArtifact looks
 // across), and found by binary search, so a long stretch without beats costs memory, not time.
+import { PipelineError } from '../core/errors.ts'
 import type { BeatItem, QualityItem } from '../core/items.ts'
+
+/** The longest beats wait, in ms of signal: a stage upstream holding items back longer is not waiting for a reason. */
+const MAX_HOLD_MS = 6 * 3600 * 1000
 
 export interface GatedBeat {
   beat: BeatItem
@@ -105,6 +109,9 @@ export function createArtifactGate(): ArtifactGate {
     },
     beat(b) {
       held.push(b)
+      if (b.timeMs - held[0].timeMs > MAX_HOLD_MS) {
+        throw new PipelineError('E_WATERMARK', `summarize: holds ${held.length} beats over ${Math.round((b.timeMs - held[0].timeMs) / 3_600_000)} h waiting for the watermark to pass them; a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
+      }
       return release()
     },
     watermark(sample) {

@@ -3,9 +3,13 @@
 // it has come by, however late the stages before send their beats (detect's come a chunk or more
 // after their samples). What is held is bounded by how far the watermark trails the stream:
 // the spans waiting, and the beats from the oldest of them (or the watermark) on.
+import { PipelineError } from '../core/errors.ts'
 import type { BeatItem } from '../core/items.ts'
 import { createWaitList } from '../core/watermark.ts'
 import type { StripMarker } from './draw-strip.ts'
+
+/** The most signal the spans held may cover, in seconds: a stage upstream holding items back longer is not waiting for a reason. */
+const MAX_HOLD_SEC = 6 * 3600
 
 export type MarkerSource = 'all' | 'detector' | 'reference' | 'none'
 
@@ -17,8 +21,8 @@ export interface Joined<T> {
 export interface MarkerJoin<T> {
   /** A beat passing by (kept when its source is drawn). */
   beat(b: BeatItem): void
-  /** A span waiting for its markers. */
-  add(span: T): void
+  /** A span waiting for its markers (fs: its sampling rate, for the bound on what is held). */
+  add(span: T, fs: number): void
   /** The spans complete now that nothing before `sample` is still to come, oldest first. */
   watermark(sample: number): Joined<T>[]
   /** The record ended: every span still held. */
@@ -27,8 +31,8 @@ export interface MarkerJoin<T> {
   lowest(): number
 }
 
-/** A join for markers of `which` sources. */
-export function createMarkerJoin<T extends { startSample: number; endSample: number }>(which: MarkerSource): MarkerJoin<T> {
+/** A join for markers of `which` sources, in stage `stage` (named in its errors). */
+export function createMarkerJoin<T extends { startSample: number; endSample: number }>(which: MarkerSource, stage: string): MarkerJoin<T> {
   const waiting = createWaitList<T>()
   let beats: StripMarker[] = []
   const joined = (span: T): Joined<T> => ({ span, markers: beats.filter((b) => b.sample >= span.startSample && b.sample < span.endSample) })
@@ -36,8 +40,11 @@ export function createMarkerJoin<T extends { startSample: number; endSample: num
     beat(b) {
       if (which === 'all' || which === b.source) beats.push({ sample: b.sample, label: b.label, source: b.source })
     },
-    add(span) {
+    add(span, fs) {
       waiting.add(span, span.endSample, span.startSample)
+      if (span.endSample - waiting.lowest() > MAX_HOLD_SEC * fs) {
+        throw new PipelineError('E_WATERMARK', `${stage}: holds ${Math.round((span.endSample - waiting.lowest()) / fs / 3600)} h of signal waiting for the watermark to pass (it has not moved since sample ${waiting.lowest()}); a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
+      }
     },
     watermark(sample) {
       const out = waiting.release(sample).map(joined)

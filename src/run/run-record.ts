@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { isAbortError, PipelineError, withContext } from '../core/errors.ts'
 import type { Item } from '../core/items.ts'
+import { watermark } from '../core/watermark.ts'
 import type { RecordSpec } from '../core/record.ts'
 import type { ItemJournal, RunServices } from '../core/services.ts'
 import type { StageContext } from '../core/stage.ts'
@@ -88,8 +89,31 @@ export function stageTransforms(record: RecordSpec, index: number, stages: Resol
   return stages.map((s, i) => {
     const media = mediaOf(i)
     const ctx: StageContext = { recordId: record.id, recordIndex: index, record, options: s.options, ...shared, media, mediaDir: media.dir }
-    return (source: AsyncIterable<Item>) => tagErrors(s, s.stage.transform(source, ctx) as AsyncIterable<Item>)
+    const out = (source: AsyncIterable<Item>) => s.stage.transform(source, ctx) as AsyncIterable<Item>
+    // A reader of the user's own that sends no watermarks gets read's: one after each block.
+    const own = i === 0 && s.source !== 'builtin' ? (source: AsyncIterable<Item>) => withBlockWatermarks(out(source), record.id) : out
+    return (source: AsyncIterable<Item>) => tagErrors(s, own(source))
   })
+}
+
+/**
+ * The watermarks a source stage of the user's own does not send: when its next block comes, one
+ * at the end of the block before (what came with a block is placed at or after its start), until
+ * the stage sends one itself.
+ */
+async function* withBlockWatermarks(items: AsyncIterable<Item>, recordId: string): AsyncGenerator<Item> {
+  let own = false
+  let ended = -1
+  for await (const item of items) {
+    // Something not an item at all is passed on for the sink's check to name.
+    const it = item as Item | null
+    if (it?.kind === 'watermark') own = true
+    else if (it?.kind === 'block' && !own) {
+      if (ended >= 0) yield watermark(recordId, ended)
+      ended = it.startSample + (it.leads[0]?.length ?? 0)
+    }
+    yield item
+  }
 }
 
 /**

@@ -45,7 +45,7 @@ export default defineStage<RenderStripOptions>({
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
-    const join = createMarkerJoin<Span>(o.markers)
+    const join = createMarkerJoin<Span>(o.markers, 'render-strip')
     const sets = new Set(o.excerpts ?? [])
     const cutter = sets.size ? createSpanCutter('render-strip') : null
     const queue = createOrderedQueue<RenderItem>(2 * o.threads + 1)
@@ -122,9 +122,9 @@ export default defineStage<RenderStripOptions>({
         } else if (item.kind === 'window') {
           windows++
           cutter?.feed(item)
-          if (o.windows && item.index % o.every === 0) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item })
+          if (o.windows && item.index % o.every === 0) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item }, item.fs)
         } else if (item.kind === 'excerpt' && sets.has(item.set)) {
-          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item })
+          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item }, item.fs)
         }
       }
       for (const j of join.end()) {

@@ -80,7 +80,7 @@ export default defineStage<RenderVideoOptions>({
     const o = ctx.options
     const ffmpeg = o.ffmpeg ?? requireFfmpeg('the render-video stage')
     await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
-    const join = createMarkerJoin<Span>(o.markers)
+    const join = createMarkerJoin<Span>(o.markers, 'render-video')
     const c = o.clips
     const sets = new Set(c?.excerpts ?? [])
     const cutter = sets.size ? createSpanCutter('render-video') : null
@@ -196,9 +196,9 @@ export default defineStage<RenderVideoOptions>({
         } else if (item.kind === 'window') {
           windows++
           cutter?.feed(item)
-          if (o.windows) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item })
+          if (o.windows) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item }, item.fs)
         } else if (item.kind === 'excerpt' && sets.has(item.set)) {
-          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item })
+          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item }, item.fs)
         }
       }
       yield* release(join.end())

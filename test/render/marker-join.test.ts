@@ -10,11 +10,11 @@ const span = (index: number) => ({ index, startSample: index * 3600, endSample: 
 describe('marker join', () => {
   it('releases each span once the watermark passes its end, with the beats that came before that, late ones included', () => {
     for (const lagBlocks of [0, 3, 30]) {
-      const join = createMarkerJoin<ReturnType<typeof span>>('all')
+      const join = createMarkerJoin<ReturnType<typeof span>>('all', 'test')
       const out: { index: number; markers: number }[] = []
       for (let k = 0; k < 40; k++) {
         for (let s = k * 3600; s < (k + 1) * 3600; s += 180) join.beat(beat(s, 'reference'))
-        join.add(span(k))
+        join.add(span(k), 360)
         // Detector beats come lagBlocks blocks late, and the watermark says so.
         const late = k - lagBlocks
         if (late >= 0) for (let s = late * 3600; s < (late + 1) * 3600; s += 180) join.beat(beat(s, 'detector'))
@@ -28,16 +28,27 @@ describe('marker join', () => {
   })
 
   it('keeps only the markers of the source asked for, and says the lowest start it holds', () => {
-    const join = createMarkerJoin<ReturnType<typeof span>>('reference')
+    const join = createMarkerJoin<ReturnType<typeof span>>('reference', 'test')
     join.beat(beat(100, 'detector'))
     join.beat(beat(200, 'reference'))
-    join.add(span(0))
-    join.add(span(1))
+    join.add(span(0), 360)
+    join.add(span(1), 360)
     expect(join.lowest()).toBe(0)
     expect(join.watermark(3599)).toEqual([])
     const [first] = join.watermark(3600)
     expect(first.markers).toEqual([{ sample: 200, label: 'N', source: 'reference' }])
     expect(join.lowest()).toBe(3600)
-    expect(createMarkerJoin('none').lowest()).toBe(Infinity)
+    expect(createMarkerJoin('none', 'test').lowest()).toBe(Infinity)
+  })
+
+  it('fails with E_WATERMARK, naming the stage, when it would hold more than 6 h of signal (no watermark came)', () => {
+    const join = createMarkerJoin<ReturnType<typeof span>>('all', 'render-strip')
+    let err: unknown = null
+    try {
+      for (let k = 0; k < 24 * 360; k++) join.add(span(k), 360) // 10 s spans, a day of them, and never a watermark
+    } catch (e) {
+      err = e
+    }
+    expect(err).toMatchObject({ code: 'E_WATERMARK', message: expect.stringMatching(/^render-strip: holds 6 h of signal waiting for the watermark/) })
   })
 })

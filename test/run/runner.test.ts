@@ -232,6 +232,34 @@ describe('runner', () => {
     await expect(runDataset(dataset(['a', 'b']), resolved(source(2)), { runDir: dir, signal, probe: noProbe })).rejects.toMatchObject({ code: 'E_CHECKPOINT', message: expect.stringContaining('tick.ndjson is missing') })
   })
 
+  it("gives a reader of the user's own that sends no watermarks one at each block's end, before the next block; none once it sends its own", async () => {
+    const seen: string[] = []
+    const watch = defineStage({
+      name: 'watch', version: 1,
+      async *transform(src) {
+        for await (const item of src) {
+          if (item.kind === 'block' || item.kind === 'watermark') seen.push(`${item.kind}:${item.kind === 'block' ? item.startSample : item.sample}`)
+          yield item
+        }
+      },
+    })
+    await runDataset(dataset(['a']), resolved(source(4), watch), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
+    expect(seen).toEqual(['block:0', 'watermark:100', 'block:100', 'watermark:200', 'block:200', 'watermark:300', 'block:300'])
+
+    seen.length = 0
+    const ownMarks = defineStage({
+      name: 'own-marks', version: 1,
+      async *transform(_src, ctx) {
+        for (let i = 0; i < 3; i++) {
+          yield { kind: 'block', recordId: ctx.recordId, fs: 100, startSample: i * 100, labels: ['x'], leads: [new Float32Array(100)] } satisfies SampleBlock
+          yield { kind: 'watermark', recordId: ctx.recordId, sample: i * 100 + 50 }
+        }
+      },
+    })
+    await runDataset(dataset(['a']), resolved(ownMarks, watch), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
+    expect(seen).toEqual(['block:0', 'watermark:50', 'block:100', 'watermark:150', 'block:200', 'watermark:250'])
+  })
+
   it('names the stage that yields null instead of an item', async () => {
     const bad = defineStage({ name: 'nully', version: 1, async *transform() { yield null as unknown as Item } })
     const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })

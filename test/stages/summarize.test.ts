@@ -50,6 +50,17 @@ describe('artifact gate', () => {
     expect(out.map((g) => [g.beat.sample, g.artifact, g.afterArtifact])).toEqual([[900, false, false], [2100, false, true], [2200, false, false], [2300, false, false]])
   })
 
+  it('fails with E_WATERMARK when it would hold more than 6 h of beats (no quality window and no watermark came)', () => {
+    const gate = createArtifactGate()
+    let err: unknown = null
+    try {
+      for (let s = 0; s < 8 * 3600 * fs; s += fs) expect(gate.beat(beat(s))).toEqual([]) // a beat a second, never released
+    } catch (e) {
+      err = e
+    }
+    expect(err).toMatchObject({ code: 'E_WATERMARK', message: expect.stringMatching(/^summarize: holds 2160\d beats over 6 h waiting for the watermark/) })
+  })
+
   it('marks the first beat after a gap, placed by sample even when the gap item comes before earlier beats', () => {
     const gate = createArtifactGate()
     gate.gap(1000)
