@@ -11,8 +11,8 @@ export function describeConfigChange(before: unknown, after: unknown): string[] 
   return out.length > MAX_LINES ? [...out.slice(0, MAX_LINES), `... and ${out.length - MAX_LINES} more`] : out
 }
 
+// Every change is found (the count after the cut says how many more there are); configs are small.
 function diff(a: unknown, b: unknown, at: string, out: string[]): void {
-  if (out.length > MAX_LINES) return
   if (Array.isArray(a) && Array.isArray(b)) {
     if (at === 'records' || isKeyed(a, 'id')) return diffKeyed(a as { id: string }[], b as { id: string }[], at, out)
     if (a.length !== b.length || a.some((x, i) => named(x) !== named(b[i]))) {
@@ -34,11 +34,12 @@ function diffKeyed(a: { id: string }[], b: { id: string }[], at: string, out: st
   const after = new Map(b.map((r) => [r.id, r]))
   const added = b.filter((r) => !before.has(r.id)).map((r) => r.id)
   const removed = a.filter((r) => !after.has(r.id)).map((r) => r.id)
-  if (added.length) out.push(`${at}: added ${added.join(', ')}`)
-  if (removed.length) out.push(`${at}: removed ${removed.join(', ')}`)
+  if (added.length) out.push(`${at}: added ${ids(added)}`)
+  if (removed.length) out.push(`${at}: removed ${ids(removed)}`)
   for (const [id, r] of after) if (before.has(id)) diff(before.get(id), r, `${at} ${id}`, out)
 }
 
+const ids = (xs: string[]) => (xs.length > 10 ? `${xs.slice(0, 10).join(', ')} and ${xs.length - 10} more` : xs.join(', '))
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)
 const isKeyed = (xs: unknown[], key: string) => xs.length > 0 && xs.every((x) => isObject(x) && typeof x[key] === 'string')
 const named = (x: unknown): string => (isObject(x) && typeof x.name === 'string' ? x.name : '')

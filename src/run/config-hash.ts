@@ -24,8 +24,14 @@ export function hashConfig(value: unknown): string {
 
 /** JSON of a value with object keys sorted and undefined keys dropped (the form hashes are taken of). */
 export function canonicalJson(value: unknown): string {
+  // toJSON first, as JSON.stringify does (a Date's text; a Secret refuses), so two different
+  // values never hash alike as {}; objects that are not plain data are refused, not emptied.
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') value = (value as { toJSON(): unknown }).toJSON()
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value && typeof value === 'object') {
+    if (value instanceof Map || value instanceof Set || value instanceof RegExp || value instanceof Promise || ArrayBuffer.isView(value)) {
+      throw new TypeError(`cannot hash a ${value.constructor.name}: make the value plain data (objects, arrays, strings, numbers)`)
+    }
     const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
   }

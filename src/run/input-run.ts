@@ -77,7 +77,11 @@ export async function openInputRun(dir: string): Promise<InputRun> {
 
 async function* replay(dir: string, record: InputRecord, kinds: ReadonlySet<string>, toRunDir: string, signal?: AbortSignal): AsyncGenerator<Item | AnyItem> {
   const range = record.ranges[ORDER_FILE]
-  if (!range) return
+  if (!range) {
+    // Lines without their order: a record written before order.bin, in a run resumed since.
+    if (Object.keys(record.ranges).length) throw new PipelineError('E_INPUT_RUN', `record ${record.spec.id} of ${dir} was written without ${ORDER_FILE} (the order of its lines), by an older version; run the input run again with --restart to use it as an input`, { file: dir })
+    return
+  }
   const readers = new Map<string, AsyncGenerator<string>>()
   const id = record.spec.id
   const revive = reviveItem(path.relative(toRunDir, dir).split(path.sep).join('/'))

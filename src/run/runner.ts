@@ -57,6 +57,10 @@ type Outcome = { ok: true; result: RecordRunResult } | { ok: false; error: Pipel
 
 /** Runs (or resumes) a dataset into its run directory, holding the directory's lock throughout. */
 export async function runDataset(dataset: Dataset, stages: ResolvedStage[], opts: RunOptions): Promise<RunResult> {
+  if (dataset.input && path.resolve(dataset.input.run) === path.resolve(opts.runDir)) {
+    // It would read what it is rewriting (and --restart would delete its own input).
+    throw new PipelineError('E_INPUT_RUN', `the run directory ${opts.runDir} is the input run itself; write this run to another folder (--out, or out: in ${dataset.file})`, { file: dataset.file, field: 'input.run' })
+  }
   await makeDirs(opts.runDir, 'the run directory')
   const release = await acquireRunLock(opts.runDir)
   try {

@@ -30,6 +30,7 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
   const made = new Set<string>()
   const open_ = new Set<TextFile>()
   const dirsMade = new Set<string>()
+  const appended = new Set<string>()
   const place = async (rel: string): Promise<string> => {
     const file = path.resolve(o.dir, rel)
     // Inside means below the folder: not the folder itself ("", "."), and "..notes.txt" is inside.
@@ -63,6 +64,9 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
     },
     async append(rel): Promise<MediaAppender> {
       const file = await place(rel)
+      // A second append would truncate the file the first one's items name.
+      if (appended.has(file)) throw new PipelineError('E_STAGE_OUTPUT', `media file "${rel}" is already appended to in record ${path.basename(o.dir)}; append to it once per record (keep the appender), or name another file`, { file })
+      appended.add(file)
       made.add(file)
       const text = await createTextFile(file, { signal: o.signal })
       open_.add(text)
@@ -102,6 +106,8 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
     },
     async remove(p) {
       const file = resolve(p)
+      // Only what this store made: an item path of an input run, or another record's, is not its to remove.
+      if (!made.has(file)) throw new PipelineError('E_STAGE_OUTPUT', `media file ${p} was not written by this record's stage, so it is not removed; remove only files this record's media store wrote`, { file })
       made.delete(file)
       await rm(file, { force: true })
     },
@@ -129,6 +135,7 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
       open_.clear()
       for (const file of made) await rm(file, { force: true }).catch(() => undefined)
       made.clear()
+      appended.clear()
     },
   }
 }

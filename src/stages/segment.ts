@@ -22,7 +22,7 @@ export type SegmentOptions = z.infer<typeof schema>
 
 export default defineStage<SegmentOptions>({
   name: 'segment',
-  version: 2,
+  version: 3,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const { window, partial } = ctx.options

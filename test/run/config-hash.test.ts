@@ -38,6 +38,14 @@ describe('hashConfig', () => {
     expect(hashConfig([1, 2])).not.toBe(hashConfig([2, 1]))
     expect(hashConfig({ a: [1, 2] })).not.toBe(hashConfig({ a: [2, 1] }))
   })
+
+  it('hashes what toJSON gives (two dates differ), and refuses values that are not plain data instead of hashing them as {}', () => {
+    expect(hashConfig({ at: new Date('2026-01-01') })).toBe(hashConfig({ at: '2026-01-01T00:00:00.000Z' }))
+    expect(hashConfig({ at: new Date('2026-01-01') })).not.toBe(hashConfig({ at: new Date('2026-01-02') }))
+    for (const bad of [new Map([['a', 1]]), new Set([1]), /x/, Promise.resolve(1), new Float32Array(2)]) {
+      expect(() => hashConfig({ option: bad }), bad.constructor.name).toThrow(/cannot hash a .*: make the value plain data/)
+    }
+  })
 })
 
 const FILE = '/data/set/holter.yaml'

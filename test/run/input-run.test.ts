@@ -147,4 +147,11 @@ describe('a run over a run', () => {
     unlinkSync(path.join(dir, 'order.bin'))
     expect(await rejection(overRun(dir, ['window'], `${dir}-over`))).toMatchObject({ code: 'E_INPUT_RUN', message: expect.stringContaining('without order.bin') })
   })
+
+  it('refuses to write a run into its own input run, and leaves the input as it was', async () => {
+    const { dir } = await firstRun(['a'])
+    const before = readFileSync(path.join(dir, 'window.ndjson'), 'utf8')
+    expect(await rejection(overRun(dir, ['window'], `${dir}/`))).toMatchObject({ code: 'E_INPUT_RUN', message: expect.stringContaining('is the input run itself') })
+    expect(readFileSync(path.join(dir, 'window.ndjson'), 'utf8')).toBe(before)
+  })
 })

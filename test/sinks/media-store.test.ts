@@ -70,6 +70,9 @@ describe('media store', () => {
     await out.close()
     expect([out.offset, out.flushed]).toEqual([13, 13])
     expect(readFileSync(file, 'utf8')).toBe('first\nsecond\n')
+    // A second append would truncate what the first one's items name.
+    expect(await codeOf(store.append('text/rec1.txt'))).toBe('E_STAGE_OUTPUT')
+    expect(readFileSync(file, 'utf8')).toBe('first\nsecond\n')
   })
 
   it('reserve(): gives another program a partial name in a made folder; adopt() gives the size, discard() removes the partial file', async () => {
@@ -95,6 +98,12 @@ describe('media store', () => {
     await store.write('b.png', bytes('b'))
     await store.remove(p)
     expect(filesUnder(runDir)).toEqual(['media/rec1/b.png'])
+    // A file it did not write (another record's, an input run's) is refused and left alone.
+    mkdirSync(path.join(runDir, 'media', 'rec2'), { recursive: true })
+    writeFileSync(path.join(runDir, 'media', 'rec2', 'c.png'), 'c')
+    expect(await codeOf(store.remove('media/rec2/c.png'))).toBe('E_STAGE_OUTPUT')
+    expect(await codeOf(store.remove(p))).toBe('E_STAGE_OUTPUT') // already removed: no longer its own
+    expect(filesUnder(runDir)).toEqual(['media/rec1/b.png', 'media/rec2/c.png'])
   })
 
   it("read() reads this run's files and an input run's (a path starting ../), whole or a byte range", async () => {
