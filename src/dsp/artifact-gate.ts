@@ -90,6 +90,7 @@ export function createArtifactGate(): ArtifactGate {
       else if (all || b.sample < passed || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) emit(out, b, false)
       else break
     }
+    if (k === 0 && held.length > 0) return out // the oldest beat still waits: what it needs stays
     held = k === held.length ? [] : held.slice(k)
     // What is still needed: windows and gaps after the last beat of each source, and around held ones.
     let keep = Math.min(held[0]?.sample ?? Infinity, Number.isFinite(passed) ? passed : -Infinity)
