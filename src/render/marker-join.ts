@@ -8,7 +8,7 @@ import type { BeatItem } from '../core/items.ts'
 import { createWaitList } from '../core/watermark.ts'
 import type { StripMarker } from './draw-strip.ts'
 
-/** The most signal the spans held may cover, in seconds: a stage upstream holding items back longer is not waiting for a reason. */
+/** How far, in seconds of signal, the watermark may trail the spans arriving: a stage upstream holding items back longer is not waiting for a reason. */
 const MAX_HOLD_SEC = 6 * 3600
 
 export type MarkerSource = 'all' | 'detector' | 'reference' | 'none'
@@ -35,6 +35,8 @@ export interface MarkerJoin<T> {
 export function createMarkerJoin<T extends { startSample: number; endSample: number }>(which: MarkerSource, stage: string): MarkerJoin<T> {
   const waiting = createWaitList<T>()
   let beats: StripMarker[] = []
+  let passed = -Infinity // the last watermark
+  let first = Infinity // the first span's start: where waiting began when no watermark has come
   const joined = (span: T): Joined<T> => ({ span, markers: beats.filter((b) => b.sample >= span.startSample && b.sample < span.endSample) })
   return {
     beat(b) {
@@ -42,11 +44,15 @@ export function createMarkerJoin<T extends { startSample: number; endSample: num
     },
     add(span, fs) {
       waiting.add(span, span.endSample, span.startSample)
-      if (span.endSample - waiting.lowest() > MAX_HOLD_SEC * fs) {
-        throw new PipelineError('E_WATERMARK', `${stage}: holds ${Math.round((span.endSample - waiting.lowest()) / fs / 3600)} h of signal waiting for the watermark to pass (it has not moved since sample ${waiting.lowest()}); a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
+      // How far the watermark trails the spans arriving (a long span alone is no reason to fail).
+      first = Math.min(first, span.startSample)
+      const behind = span.startSample - Math.max(passed, first)
+      if (behind > MAX_HOLD_SEC * fs) {
+        throw new PipelineError('E_WATERMARK', `${stage}: holds ${Math.round(behind / fs / 3600)} h of signal waiting for the watermark to pass (it has not moved past sample ${Math.max(passed, first)}); a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
       }
     },
     watermark(sample) {
+      passed = Math.max(passed, sample)
       const out = waiting.release(sample).map(joined)
       // Beats before the oldest span held, and before the watermark (every span still to come
       // starts at or after it), can no longer be drawn.

@@ -14,6 +14,9 @@ import { createWatermarks } from '../core/watermark.ts'
 import { rhythmOf } from '../formats/annotation-text.ts'
 import { aroundPlan, everyPlan, randomPlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
 
+// A render stage holds a span's signal until it has passed (src/render/span-cutter.ts): 6 h at most.
+const lengthSec = z.number().positive().max(6 * 3600, 'at most 21600 (6 h): a render stage holds an excerpt\'s whole signal until it has passed')
+
 const around = z.strictObject({
   /** Beat labels (N, S, V, F, Q) and rhythm names (AFIB, VT, ...) to centre excerpts on. */
   labels: z.array(z.string().min(1)).min(1),
@@ -31,8 +34,8 @@ const schema = z
   .strictObject({
     /** The set's name: excerpt ids are <recordId>:ex:<set>:<startSample> (0@<event sample> for an around span clipped at the record's start), and render stages name the sets they draw. */
     set: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, "_" and "-"').default('excerpts'),
-    every: z.strictObject({ minutes: z.number().positive(), lengthSec: z.number().positive(), offsetSec: z.number().min(0).default(0) }).optional(),
-    random: z.strictObject({ count: z.number().int().min(1).max(100_000), lengthSec: z.number().positive(), seed: z.union([z.number(), z.string()]).default(1) }).optional(),
+    every: z.strictObject({ minutes: z.number().positive(), lengthSec, offsetSec: z.number().min(0).default(0) }).optional(),
+    random: z.strictObject({ count: z.number().int().min(1).max(100_000), lengthSec, seed: z.union([z.number(), z.string()]).default(1) }).optional(),
     around: around.optional(),
   })
   .refine((o) => [o.every, o.random, o.around].filter(Boolean).length === 1, { message: 'give exactly one rule: every, random or around (use one excerpt stage per rule)' })

@@ -51,4 +51,16 @@ describe('marker join', () => {
     }
     expect(err).toMatchObject({ code: 'E_WATERMARK', message: expect.stringMatching(/^render-strip: holds 6 h of signal waiting for the watermark/) })
   })
+
+  it('holds a span longer than that bound when the watermarks keep coming (a 12 h excerpt)', () => {
+    const join = createMarkerJoin<{ startSample: number; endSample: number }>('all', 'render-video')
+    const h = 3600 * 360
+    join.add({ startSample: h, endSample: 13 * h }, 360)
+    for (let s = 0; s < 13 * h; s += 3600) {
+      join.beat(beat(s + 100, 'reference'))
+      expect(join.watermark(s)).toEqual([])
+    }
+    const [done] = join.watermark(13 * h)
+    expect(done.markers).toHaveLength(12 * 360)
+  })
 })

@@ -81,5 +81,7 @@ describe('excerpt stage', () => {
     expect(thrown(() => excerpt.parseOptions!({ every: { minutes: 1, lengthSec: 5 }, random: { count: 1, lengthSec: 5 } }, where)).message).toMatch(/exactly one rule/)
     expect(thrown(() => excerpt.parseOptions!({}, where)).message).toMatch(/exactly one rule/)
     expect(thrown(() => excerpt.parseOptions!({ set: 'A B', around: { labels: ['V'] } }, where)).context.yamlPath).toBe('stages[4].options.set')
+    const long = thrown(() => excerpt.parseOptions!({ every: { minutes: 720, lengthSec: 12 * 3600 } }, where))
+    expect([long.context.yamlPath, long.message]).toEqual(['stages[4].options.every.lengthSec', expect.stringContaining('at most 21600 (6 h)')])
   })
 })
