@@ -8,8 +8,12 @@ import { PipelineError } from '../core/errors.ts'
 import type { SampleBlock, WindowItem } from '../core/items.ts'
 import { createSampleRing, type SampleRing } from '../dsp/sample-ring.ts'
 
-/** The most signal held, in seconds: a stage upstream holding items back longer is not waiting for a reason. */
-const MAX_SEC = 6 * 3600
+/**
+ * The most signal held, in seconds: the longest excerpt (6 h, the excerpt stage's bound) and
+ * room for the watermark to trail the stream; a stage upstream holding items back longer is not
+ * waiting for a reason.
+ */
+const MAX_SEC = 6.5 * 3600
 
 export interface SpanCutter {
   push(block: SampleBlock): void
@@ -42,10 +46,12 @@ export function createSpanCutter(stage: string): SpanCutter {
       if (!ring || ring.capacity < need) {
         fs = block.fs
         labels = block.labels
-        const capacity = Math.max(need, 2 * (ring?.capacity ?? 0), Math.ceil(60 * block.fs))
-        if (capacity > MAX_SEC * block.fs) {
+        const limit = Math.ceil(MAX_SEC * block.fs)
+        if (end - keep > limit) {
           throw new PipelineError('E_WATERMARK', `${stage}: would hold more than ${MAX_SEC / 3600} h of signal waiting for the spans it cuts (the watermark is at sample ${keep}, the signal at ${end}); a stage before it holds items back without passing watermarks on (docs/items.md)`, { field: 'excerpts' })
         }
+        // Doubling, up to what the bound may need (a doubling past it would refuse what fits).
+        const capacity = Math.max(need, Math.min(Math.max(2 * (ring?.capacity ?? 0), Math.ceil(60 * block.fs)), limit + 2 * n + 1))
         ring = ring ? ring.grown(capacity) : createSampleRing(capacity)
       }
       ring.push(block)
