@@ -15,8 +15,12 @@
 import { PipelineError } from '../core/errors.ts'
 import type { BeatItem, QualityItem } from '../core/items.ts'
 
-/** The longest beats wait, in ms of signal: a stage upstream holding items back longer is not waiting for a reason. */
-const MAX_HOLD_MS = 6 * 3600 * 1000
+/**
+ * The most beats held waiting for the watermark (hours of signal at any heart rate; counted, not
+ * timed, so a long EDF+D gap between two held beats is no reason to fail): a stage upstream
+ * holding items back longer is not waiting for a reason.
+ */
+const MAX_HELD = 100_000
 
 export interface GatedBeat {
   beat: BeatItem
@@ -80,20 +84,28 @@ export function createArtifactGate(): ArtifactGate {
     out.push({ beat: b, artifact, afterArtifact: !artifact && flaggedBetween(b, from), afterGap })
     last[b.source] = b.sample
   }
+  // Beats are released from the front: `head` marks the first still held (the list is compacted
+  // now and then, not copied on every release).
+  let head = 0
   const release = (all = false): GatedBeat[] => {
     const out: GatedBeat[] = []
-    let k = 0
-    for (; k < held.length; k++) {
-      const b = held[k]
+    for (; head < held.length; head++) {
+      const b = held[head]
       const w = covering(b.sample)
       if (w) emit(out, b, isArtifact(b, w))
       else if (all || b.sample < passed || (windows.length > 0 && windows[windows.length - 1].startSample > b.sample)) emit(out, b, false)
       else break
     }
-    if (k === 0 && held.length > 0) return out // the oldest beat still waits: what it needs stays
-    held = k === held.length ? [] : held.slice(k)
+    if (out.length === 0 && head < held.length) return out // the oldest beat still waits: what it needs stays
+    if (head === held.length) {
+      held = []
+      head = 0
+    } else if (head > 64 && 2 * head > held.length) {
+      held = held.slice(head)
+      head = 0
+    }
     // What is still needed: windows and gaps after the last beat of each source, and around held ones.
-    let keep = Math.min(held[0]?.sample ?? Infinity, Number.isFinite(passed) ? passed : -Infinity)
+    let keep = Math.min(held[head]?.sample ?? Infinity, Number.isFinite(passed) ? passed : -Infinity)
     for (const s of [last.reference, last.detector]) if (s >= 0) keep = Math.min(keep, s)
     if (windows.length > 64 && windows[0].endSample <= keep) windows = windows.slice(firstEndingAfter(keep))
     if (breaks.length && breaks[0] <= keep) breaks = breaks.filter((g) => g > keep)
@@ -110,15 +122,15 @@ export function createArtifactGate(): ArtifactGate {
     },
     beat(b) {
       held.push(b)
-      if (b.timeMs - held[0].timeMs > MAX_HOLD_MS) {
-        throw new PipelineError('E_WATERMARK', `summarize: holds ${held.length} beats over ${Math.round((b.timeMs - held[0].timeMs) / 3_600_000)} h waiting for the watermark to pass them; a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
+      if (held.length - head > MAX_HELD) {
+        throw new PipelineError('E_WATERMARK', `summarize: holds ${held.length - head} beats (from sample ${held[head].sample} to ${b.sample}) waiting for the watermark to pass them; a stage before it holds items back without passing watermarks on, or drops them (docs/writing-stages.md)`, { field: 'watermark' })
       }
       return release()
     },
     watermark(sample) {
       if (sample <= passed) return []
       passed = sample
-      return held.length ? release() : []
+      return held.length > head ? release() : []
     },
     finish: () => release(true),
   }
