@@ -60,14 +60,20 @@ export function everyPlan(step: number, length: number, offset: number): Excerpt
 /** `count` spans of `length` placed at random (seeded) in a record of `total` samples. */
 export function randomPlan(count: number, length: number, total: number, seed: string): ExcerptPlan {
   const rng = createSeededRandom(seed)
-  const starts: number[] = []
+  const starts: number[] = [] // kept sorted, so a candidate is checked against its two neighbours only
   const room = total - length
   // Rejection sampling keeps the spans apart; a record too short for them all gets fewer.
   for (let tries = 0; room >= 0 && starts.length < count && tries < count * 50; tries++) {
     const s = rng.below(room + 1)
-    if (starts.every((t) => s + length <= t || t + length <= s)) starts.push(s)
+    let lo = 0
+    let hi = starts.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (starts[mid] < s) lo = mid + 1
+      else hi = mid
+    }
+    if ((lo === 0 || starts[lo - 1] + length <= s) && (lo === starts.length || s + length <= starts[lo])) starts.splice(lo, 0, s)
   }
-  starts.sort((a, b) => a - b)
   let next = 0
   return {
     event() {},

@@ -27,6 +27,17 @@ describe('excerpt plans', () => {
     expect([...a].sort((x, y) => x - y)).toEqual(a)
     for (let i = 1; i < a.length; i++) expect(a[i] - a[i - 1]).toBeGreaterThanOrEqual(600)
     expect(a.every((s) => s >= 0 && s + 600 <= 100_000)).toBe(true)
+    // The same spans as checking each candidate against every span taken (what the plan does
+    // with a binary search), for counts that crowd the record.
+    for (const [count, seed] of [[50, 'a'], [400, 'b']] as const) {
+      const rng = createSeededRandom(seed)
+      const naive: number[] = []
+      for (let tries = 0; naive.length < count && tries < count * 50; tries++) {
+        const s = rng.below(100_000 - 200 + 1)
+        if (naive.every((t) => s + 200 <= t || t + 200 <= s)) naive.push(s)
+      }
+      expect(randomPlan(count, 200, 100_000, seed).due(Infinity).map((s) => s.startSample)).toEqual(naive.sort((x, y) => x - y))
+    }
     // A record too short for them all gets those that fit.
     expect(randomPlan(8, 600, 1500, 'x').due(Infinity).length).toBeLessThan(3)
   })
