@@ -9,11 +9,20 @@ export interface LeadCandidate {
   label: string
 }
 
+/** The positions in `labels` that `label` names, compared trimmed and case-insensitively. */
+export function labelMatches(labels: readonly string[], label: string): number[] {
+  const wanted = label.trim().toLowerCase()
+  const out: number[] = []
+  labels.forEach((l, i) => {
+    if (l.trim().toLowerCase() === wanted) out.push(i)
+  })
+  return out
+}
+
 /** The signal `entry` names among `signals` (undefined when none); throws E_LEAD_SELECT when a label names several. */
 export function matchLead<S extends LeadCandidate>(signals: readonly S[], entry: string | number, file: string): S | undefined {
   if (typeof entry === 'number') return signals.find((s) => s.index === entry)
-  const wanted = entry.trim().toLowerCase()
-  const found = signals.filter((s) => s.label.trim().toLowerCase() === wanted)
+  const found = labelMatches(signals.map((s) => s.label), entry).map((i) => signals[i])
   if (found.length > 1) {
     const indices = found.map((s) => s.index)
     throw new PipelineError(
@@ -23,4 +32,17 @@ export function matchLead<S extends LeadCandidate>(signals: readonly S[], entry:
     )
   }
   return found[0]
+}
+
+/**
+ * The index of the lead `wanted` names among `labels` (an index, or a label compared as the
+ * dataset's `leads:` are), for a stage's option `option`: a label two leads share (SVDB 800's
+ * "ECG", "ECG") is an error listing their indices, not the first of them.
+ */
+export function leadIndex(stage: string, option: string, wanted: number | string, labels: readonly string[]): number {
+  const found = typeof wanted === 'number' ? (wanted < labels.length ? [wanted] : []) : labelMatches(labels, wanted)
+  if (found.length === 1) return found[0]
+  const fix = found.length ? `select one of them by index (${found.join(' or ')})` : `use those labels or indices from 0 to ${labels.length - 1}`
+  const what = found.length ? `names ${found.length} leads of the record [${labels.join(', ')}], at indices ${found.join(', ')}` : `is not among the record's leads [${labels.join(', ')}]`
+  throw new PipelineError('E_CONFIG_VALUE', `${stage}: option "${option}": lead ${JSON.stringify(wanted)} ${what}; ${fix}`, { field: option })
 }

@@ -2,6 +2,7 @@
 // the markers; each stage adds its own next to its code. Also what all three render stages
 // share: picking the leads, and the error for a stage that got no windows.
 import { PipelineError } from '../core/errors.ts'
+import { leadIndex } from '../formats/lead-match.ts'
 import { z } from '../core/stage-options.ts'
 import type { ExcerptItem } from '../core/items.ts'
 
@@ -50,13 +51,7 @@ export function excerptFileName(ex: ExcerptItem): string {
  */
 export function pickLeads(stage: string, wanted: (number | string)[] | undefined, labels: string[]): number[] {
   if (!wanted) return labels.map((_, i) => i)
-  return wanted.map((w) => {
-    const i = typeof w === 'number' ? w : labels.indexOf(w)
-    if (i < 0 || i >= labels.length) {
-      throw new PipelineError('E_CONFIG_VALUE', `${stage}: option "leads": lead ${JSON.stringify(w)} is not among the record's leads [${labels.join(', ')}]; use those labels or indices from 0 to ${labels.length - 1}`, { field: 'leads' })
-    }
-    return i
-  })
+  return wanted.map((w) => leadIndex(stage, 'leads', w, labels))
 }
 
 /** The error for a render stage that saw samples but no windows. */

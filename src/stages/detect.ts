@@ -19,11 +19,11 @@
 import { availableParallelism } from 'node:os'
 import { defineStage } from '../core/stage.ts'
 import type { BeatItem, Item, SampleBlock } from '../core/items.ts'
-import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createOrderedQueue } from '../core/map-ordered.ts'
 import { createWatermarks } from '../core/watermark.ts'
 import { concatSamples } from '../dsp/concat-samples.ts'
+import { leadIndex } from '../formats/lead-match.ts'
 import { createLocalBeatEngine, createWorkerBeatEngine, packedCount, packedSettled, unpackBeat, type BeatEngine } from '../threads/beat-engine.ts'
 
 const schema = z.strictObject({
@@ -152,13 +152,6 @@ export default defineStage<DetectOptions>({
       return out
     }
     const open = (): Chunk => (chunk ??= { items: [], parts: [], samples: 0, at: -1 })
-    const pickLead = (block: SampleBlock): number => {
-      const i = typeof o.lead === 'number' ? o.lead : block.labels.indexOf(o.lead)
-      if (i < 0 || i >= block.leads.length) {
-        throw new PipelineError('E_CONFIG_VALUE', `detect: lead ${JSON.stringify(o.lead)} is not among the record's leads [${block.labels.join(', ')}]; set the detect stage's "lead" to an index from 0 to ${block.leads.length - 1} or one of those labels`, { field: 'lead' })
-      }
-      return i
-    }
     const useThread = () => (o.thread === 'auto' ? durationSec >= AUTO_THREAD_SEC && availableParallelism() > 1 : o.thread)
 
     try {
@@ -187,7 +180,7 @@ export default defineStage<DetectOptions>({
           // A new sampling rate (or the first block) starts a new engine; the beats so far come first.
           for (const it of await finishEngine()) yield it
           fs = block.fs
-          lead = pickLead(block)
+          lead = leadIndex('detect', 'lead', o.lead, block.labels)
           label = block.labels[lead]
           offset = 0
           segments = [{ detStart: block.startSample, offset: 0, gapMs }]

@@ -1,7 +1,9 @@
 // Leads named by label when two signals share it (PhysioNet SVDB record 800: both "ECG"): the
 // label is refused with the matching indices, for EDF and WFDB headers alike; indices still work.
 import { describe, expect, it } from 'vitest'
-import { matchLead } from '../../src/formats/lead-match.ts'
+import { leadIndex, matchLead } from '../../src/formats/lead-match.ts'
+import { pickLeads } from '../../src/render/render-options.ts'
+import { thrown } from '../helpers/thrown.ts'
 import { parseEdfHeader } from '../../src/formats/edf-header.ts'
 import { selectEcgSignals } from '../../src/formats/edf-select.ts'
 import { encodeEdfHeader } from '../../src/formats/edf-writer.ts'
@@ -44,5 +46,16 @@ describe('lead selection with two leads of one label', () => {
     expect(selectWfdbSignals(h)).toEqual([0, 2])
     expect(selectWfdbSignals(h, [2, 'resp'])).toEqual([2, 1])
     expect(() => selectWfdbSignals(h, ['ecg'])).toThrow(ambiguous('800.hea', [0, 2]))
+  })
+
+  it("a stage's lead option (detect's lead, a render stage's leads) refuses a label two leads share, naming the option and the indices", () => {
+    const twins = ['ECG', 'ECG']
+    expect(leadIndex('detect', 'lead', 1, twins)).toBe(1)
+    expect(leadIndex('detect', 'lead', 'mlii', ['MLII', 'V5'])).toBe(0)
+    const err = thrown(() => leadIndex('detect', 'lead', 'ECG', twins))
+    expect([err.code, err.context.field, err.message]).toEqual(['E_CONFIG_VALUE', 'lead', 'detect: option "lead": lead "ECG" names 2 leads of the record [ECG, ECG], at indices 0, 1; select one of them by index (0 or 1)'])
+    expect(thrown(() => pickLeads('render-strip', ['ECG'], twins)).message).toMatch(/^render-strip: option "leads": lead "ECG" names 2 leads/)
+    expect(thrown(() => pickLeads('render-text', [2], twins)).message).toBe('render-text: option "leads": lead 2 is not among the record\'s leads [ECG, ECG]; use those labels or indices from 0 to 1')
+    expect(pickLeads('render-video', undefined, twins)).toEqual([0, 1])
   })
 })
