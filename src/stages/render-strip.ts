@@ -9,14 +9,14 @@
 // at most 2 strips per thread in flight; files go through the record's media store, complete
 // under their names before their `render` item is yielded. Every item passes through unchanged.
 import { defineStage } from '../core/stage.ts'
-import type { ExcerptItem, Item, RenderItem, WindowItem } from '../core/items.ts'
+import type { Item, RenderItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createOrderedQueue } from '../core/map-ordered.ts'
 import { createWatermarks } from '../core/watermark.ts'
 import { createRenderPool, type RenderPool } from '../threads/render-pool.ts'
-import { createMarkerJoin, type Joined } from '../render/marker-join.ts'
-import { createSpanCutter } from '../render/span-cutter.ts'
-import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, noWindows, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
+import type { Joined } from '../render/marker-join.ts'
+import { createSpanIntake, type RenderSpan } from '../render/span-intake.ts'
+import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
 import { stripOptions, stripRequest } from '../render/render-request.ts'
 import type { RenderRequest } from '../threads/render-worker.ts'
 import { stripSize } from '../render/draw-strip.ts'
@@ -37,26 +37,20 @@ const schema = z.strictObject({
 
 export type RenderStripOptions = z.infer<typeof schema>
 
-type Span = { startSample: number; endSample: number } & ({ window: WindowItem } | { excerpt: ExcerptItem })
-
 export default defineStage<RenderStripOptions>({
   name: 'render-strip',
   version: 2,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
-    const join = createMarkerJoin<Span>(o.markers, 'render-strip')
-    const sets = new Set(o.excerpts ?? [])
-    const cutter = sets.size ? createSpanCutter('render-strip') : null
+    const intake = createSpanIntake('render-strip', { markers: o.markers, windows: o.windows, wantWindow: (w) => w.index % o.every === 0, excerpts: o.excerpts })
     const queue = createOrderedQueue<RenderItem>(2 * o.threads + 1)
-    const drawing: number[] = [] // starts of the strips in flight, in the order sent
-    const made: Promise<RenderItem>[] = [] // every strip started, to remove those never yielded
+    // The strips in flight, in the order sent: their starts hold the watermark back, and those
+    // never yielded (the stream stopped early) have their files removed.
+    const inFlight: { start: number; done: Promise<RenderItem> }[] = []
     const marks = createWatermarks(ctx.recordId)
     let pool: RenderPool | null = null
-    let startTime: string | null = null
     let leads: number[] | null = null
-    let windows = 0
-    let blocks = 0
 
     // Draws one strip in the pool and writes it; the promise gives its render item.
     const draw = (req: RenderRequest, rel: string, fields: Record<string, unknown>) => {
@@ -73,10 +67,10 @@ export default defineStage<RenderStripOptions>({
         }
       })
       queue.push(done)
-      made.push(done)
-      drawing.push(input.startSample)
+      inFlight.push({ start: input.startSample, done })
     }
-    const send = ({ span, markers }: Joined<Span>) => {
+    const send = ({ span, markers }: Joined<RenderSpan>) => {
+      const startTime = intake.recording?.startTime ?? null
       if ('window' in span) {
         const w = span.window
         leads ??= pickLeads('render-strip', o.leads, w.labels)
@@ -84,7 +78,7 @@ export default defineStage<RenderStripOptions>({
         return
       }
       const ex = span.excerpt
-      const cut = cutter!.cut(ex.startSample, ex.endSample)
+      const cut = intake.cut(ex)
       const chosen = leads ?? pickLeads('render-strip', o.leads, cut.labels)
       const event = ex.reason.event
       const input = { samples: chosen.map((i) => cut.samples[i]), labels: chosen.map((i) => cut.labels[i]), fs: cut.fs, startSample: ex.startSample, startMs: ex.startMs, windowSec: (ex.endSample - ex.startSample) / cut.fs, markers, title: `${ctx.recordId} ${event?.label ?? ex.set}`, startTime }
@@ -92,55 +86,41 @@ export default defineStage<RenderStripOptions>({
     }
     async function* land(keep?: number): AsyncGenerator<Item> {
       for await (const r of queue.land(keep)) {
-        drawing.shift()
+        inFlight.shift()
         yield r
       }
     }
     // Strips are drawn in the order sent, which is not their order in the signal (an excerpt's comes
     // after the windows sent before it): the lowest start of all those in flight.
-    const lowest = () => Math.min(join.lowest(), ...drawing)
+    const lowest = () => inFlight.reduce((m, f) => Math.min(m, f.start), intake.lowest())
 
     try {
       for await (const item of source) {
         if (item.kind === 'watermark') {
           marks.seen(item.sample)
-          for (const j of join.watermark(item.sample)) {
+          for (const j of intake.watermark(item.sample)) {
             send(j)
             yield* land()
           }
-          cutter?.keepFrom(Math.min(item.sample, join.lowest()))
           const w = marks.next(lowest())
           if (w) yield w
           continue
         }
         yield item
-        if (item.kind === 'recording') startTime = item.startTime
-        else if (item.kind === 'beat') join.beat(item)
-        else if (item.kind === 'block') {
-          blocks++
-          cutter?.feed(item)
-        } else if (item.kind === 'window') {
-          windows++
-          cutter?.feed(item)
-          if (o.windows && item.index % o.every === 0) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item }, item.fs)
-        } else if (item.kind === 'excerpt' && sets.has(item.set)) {
-          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item }, item.fs)
-        }
+        intake.take(item)
       }
-      for (const j of join.end()) {
+      for (const j of intake.end()) {
         send(j)
         yield* land()
       }
       yield* land(0)
-      if (o.windows && blocks > 0 && windows === 0 && !sets.size) throw noWindows('render-strip')
       const w = marks.next()
       if (w) yield w
     } finally {
       // Strips still in flight when the stream stops early (an error, an abort, a consumer that
       // stopped) never got their item: their files go too, so no image is left without a line.
       await queue.settle()
-      const yielded = made.length - queue.size
-      for (const r of (await Promise.allSettled(made)).slice(yielded)) if (r.status === 'fulfilled') await ctx.media.remove(r.value.path)
+      for (const r of await Promise.allSettled(inFlight.map((f) => f.done))) if (r.status === 'fulfilled') await ctx.media.remove(r.value.path)
       await (pool as RenderPool | null)?.close()
     }
   },

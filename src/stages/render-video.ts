@@ -27,9 +27,9 @@ import { checkFfmpegOnce, requireFfmpeg } from '../sinks/ffmpeg.ts'
 import { createVideoParts, type PartDone, type VideoParts } from '../sinks/video-parts.ts'
 import { renderClip } from '../sinks/video-clips.ts'
 import { createRenderPool, type RenderPool } from '../threads/render-pool.ts'
-import { createMarkerJoin, type Joined } from '../render/marker-join.ts'
-import { createSpanCutter } from '../render/span-cutter.ts'
-import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, noWindows, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
+import type { Joined } from '../render/marker-join.ts'
+import { createSpanIntake, type RenderSpan } from '../render/span-intake.ts'
+import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
 import { stripOptions, stripRequest } from '../render/render-request.ts'
 import { stripSize } from '../render/draw-strip.ts'
 
@@ -64,8 +64,6 @@ const schema = z
 
 export type RenderVideoOptions = z.infer<typeof schema>
 
-type Span = { startSample: number; endSample: number } & ({ window: WindowItem } | { excerpt: ExcerptItem })
-
 export default defineStage<RenderVideoOptions>({
   name: 'render-video',
   version: 2,
@@ -80,10 +78,8 @@ export default defineStage<RenderVideoOptions>({
     const o = ctx.options
     const ffmpeg = o.ffmpeg ?? requireFfmpeg('the render-video stage')
     await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
-    const join = createMarkerJoin<Span>(o.markers, 'render-video')
     const c = o.clips
-    const sets = new Set(c?.excerpts ?? [])
-    const cutter = sets.size ? createSpanCutter('render-video') : null
+    const intake = createSpanIntake('render-video', { markers: o.markers, windows: o.windows, excerpts: c?.excerpts })
     const depth = 2 * o.threads
     const frames = createOrderedQueue<{ pixels: Uint8Array; window: WindowItem }>(depth + 1)
     const marks = createWatermarks(ctx.recordId)
@@ -92,10 +88,6 @@ export default defineStage<RenderVideoOptions>({
     let pool: RenderPool | null = null
     let parts: VideoParts | null = null
     let plan: { leads: number[]; windowSec: number; stepSec: number; fps: number; keepEvery: number } | null = null
-    let startTime: string | null = null
-    let durationSec = 0
-    let windows = 0
-    let blocks = 0
     const drawing: number[] = [] // starts of the frames in flight, oldest first
     let openEnd = Infinity // end of the last window in the open part: its item will end there or later
     const first = () => (pool ??= createRenderPool(o.threads, 'render-video'))
@@ -107,6 +99,7 @@ export default defineStage<RenderVideoOptions>({
       const stepSec = (a.stepSamples ?? a.lengthSamples) / a.fs
       const fps = o.fps ?? (o.speed ? o.speed / stepSec : 10)
       const maxFrames = o.maxDurationSec ? Math.max(1, Math.floor(o.maxDurationSec * fps + 1e-9)) : Infinity // 4.6 s x 25 fps is 114.999...
+      const durationSec = intake.recording?.durationSec ?? 0
       const keepEvery = o.policy === 'accelerate' && Number.isFinite(maxFrames) ? Math.max(1, Math.ceil(Math.ceil(durationSec / stepSec) / maxFrames)) : 1
       const leads = pickLeads('render-video', o.leads, a.labels)
       const split = o.policy === 'split' && (Number.isFinite(maxFrames) || o.maxBytes !== undefined)
@@ -137,8 +130,8 @@ export default defineStage<RenderVideoOptions>({
         if (closed) yield itemFor(closed)
       }
     }
-    async function* clip(ex: ExcerptItem, markers: Joined<Span>['markers']): AsyncGenerator<Item> {
-      const cut = cutter!.cut(ex.startSample, ex.endSample)
+    async function* clip(ex: ExcerptItem, markers: Joined<RenderSpan>['markers']): AsyncGenerator<Item> {
+      const cut = intake.cut(ex)
       const leads = pickLeads('render-video', o.leads, cut.labels)
       const strip = stripOptions(o)
       const size = stripSize(c!.windowSec, leads.length, strip)
@@ -147,7 +140,7 @@ export default defineStage<RenderVideoOptions>({
       const samples = leads.map((i) => cut.samples[i])
       const done = await renderClip({ startSample: ex.startSample, startMs: ex.startMs, samples, labels: leads.map((i) => cut.labels[i]), fs: cut.fs, markers }, first(), {
         ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, depth, size, strip,
-        title: `${ctx.recordId} ${ex.reason.event?.label ?? ex.set}`, startTime, signal: ctx.signal, spare: clipSpare,
+        title: `${ctx.recordId} ${ex.reason.event?.label ?? ex.set}`, startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
       })
       ctx.count('video-frame', done.frames)
       const span = ex.endSample - ex.startSample
@@ -158,7 +151,7 @@ export default defineStage<RenderVideoOptions>({
         frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
       } satisfies RenderItem
     }
-    async function* release(ready: Joined<Span>[]): AsyncGenerator<Item> {
+    async function* release(ready: Joined<RenderSpan>[]): AsyncGenerator<Item> {
       for (const j of ready) {
         if ('excerpt' in j.span) {
           yield* clip(j.span.excerpt, j.markers)
@@ -167,7 +160,7 @@ export default defineStage<RenderVideoOptions>({
         const w = j.span.window
         if (!plan) setUp(w)
         if (w.index % plan!.keepEvery !== 0) continue
-        const request = stripRequest('rgba', w, j.markers, plan!.leads, o, ctx.recordId, startTime, plan!.windowSec)
+        const request = stripRequest('rgba', w, j.markers, plan!.leads, o, ctx.recordId, intake.recording?.startTime ?? null, plan!.windowSec)
         request.target = spare.pop()
         frames.push(first().draw(request).then((pixels) => ({ pixels, window: w })))
         drawing.push(w.startSample)
@@ -179,33 +172,20 @@ export default defineStage<RenderVideoOptions>({
       for await (const item of source) {
         if (item.kind === 'watermark') {
           marks.seen(item.sample)
-          yield* release(join.watermark(item.sample))
-          cutter?.keepFrom(Math.min(item.sample, join.lowest()))
+          yield* release(intake.watermark(item.sample))
           // A part is positioned at its end (it becomes an item when it closes): the open part holds
           // the watermark at its last window's end, the frames drawing at their windows.
-          const w = marks.next(Math.min(join.lowest(), ...drawing, openEnd))
+          const w = marks.next(Math.min(intake.lowest(), drawing[0] ?? Infinity, openEnd))
           if (w) yield w
           continue
         }
         yield item
-        if (item.kind === 'recording') ({ startTime, durationSec } = item)
-        else if (item.kind === 'beat') join.beat(item)
-        else if (item.kind === 'block') {
-          blocks++
-          cutter?.feed(item)
-        } else if (item.kind === 'window') {
-          windows++
-          cutter?.feed(item)
-          if (o.windows) join.add({ startSample: item.startSample, endSample: item.startSample + item.lengthSamples, window: item }, item.fs)
-        } else if (item.kind === 'excerpt' && sets.has(item.set)) {
-          join.add({ startSample: item.startSample, endSample: item.endSample, excerpt: item }, item.fs)
-        }
+        intake.take(item)
       }
-      yield* release(join.end())
+      yield* release(intake.end())
       yield* land(0)
       const closed = await (parts as VideoParts | null)?.finish()
       if (closed) yield itemFor(closed)
-      if (o.windows && blocks > 0 && windows === 0 && !sets.size) throw noWindows('render-video')
       const w = marks.next()
       if (w) yield w
     } finally {
