@@ -78,6 +78,9 @@ export async function* readEdfItems(spec: RecordSpec, opts: ReadOptions, ctx: Re
         for (let k = 0; k < n; k++) {
           const recordIndex = read0 + b0 + k
           let onset = expectedOnset
+          // Parsed without annotations too: a record's TAL shows its bytes are where the header
+          // says (a file whose layout is off fails here, as in `pipeline info`, not as shifted
+          // samples), and gives EDF+D's record onsets.
           for (let t = 0; t < tals.length; t++) {
             const parsed = parseTalsOfRecord(chunk, header, tals[t], k, recordIndex)
             if (t === 0) {
