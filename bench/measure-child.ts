@@ -80,12 +80,12 @@ export async function measureChild(cmd: string, args: string[], cwd: string, opt
   }
 }
 
-/** A `pipeline run` child (the `bin/pipeline.js` of `tree`) with its measures and the runner's own time (run-end's wallMs), in s. */
+/** A `pipeline run` child (the bundle `dist/cli.mjs` of `tree`) with its measures and the runner's own time (run-end's wallMs), in s. */
 export async function measurePipelineRun(tree: string, dataset: string, runDir: string, opts: { tree?: boolean } = {}): Promise<ChildMeasure & { inRunSec: number }> {
-  // bin/pipeline.js falls back to the sources (through tsx: slower, more memory) when a source is
-  // newer than the bundle: a run measured so would not measure the bundle.
+  // The bundle itself, never bin/pipeline.js (which may choose the sources); one older than the
+  // sources (edited during the benchmark) would measure code that is no longer there.
   if (!bundleIsFresh(tree)) throw new Error(`${tree}/dist/cli.mjs is older than a file of ${tree}/src (edited during the benchmark?): rebuild (npm run build) and run the benchmark again`)
-  const m = await measureChild(process.execPath, [path.join(tree, 'bin/pipeline.js'), 'run', dataset, '--out', runDir, '--restart'], tree, opts)
+  const m = await measureChild(process.execPath, [path.join(tree, 'dist/cli.mjs'), 'run', dataset, '--out', runDir, '--restart'], tree, opts)
   const events = (await readFile(path.join(runDir, 'progress.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { t: string; wallMs?: number })
   return { ...m, inRunSec: (events.find((e) => e.t === 'run-end')?.wallMs ?? NaN) / 1000 }
 }

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { DATA_DIR, TILED_FILES, ensureTiledFiles } from './build-tiled-edf.ts'
 import { measureChild, median, HAS_GNU_TIME } from './measure-child.ts'
 import { renderMarkdown, evaluateTargets, type CaseResult, type Report } from './stream-24h-report.ts'
-import { writeBenchDataset } from './bench-setup.ts'
+import { buildBundle, writeBenchDataset } from './bench-setup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -59,6 +59,7 @@ function mneAvailable(): string | null {
 
 const log = (s: string) => process.stderr.write(s + '\n')
 await ensureTiledFiles(log)
+buildBundle() // the runs below measure dist/cli.mjs, built from this tree now
 const mneVersion = args['no-mne'] ? null : mneAvailable()
 if (!args['no-mne'] && !mneVersion) log(`MNE not found for ${MNE_PYTHON} (apt-get install -y python3-mne, or set MNE_PYTHON); comparing with the anchors' 3.99 s instead`)
 
@@ -90,7 +91,7 @@ for (let round = 1; round <= runs; round++) {
       r.runs.push({ wallSec: m.wallSec, peakRssBytes: m.peakRssBytes, readSec: out.readSec, counts: { annotation: out.annotations } })
     } else {
       const runDir = path.join(DATA_DIR, 'runs', c.name)
-      const m = await measureChild(process.execPath, ['bin/pipeline.js', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)
+      const m = await measureChild(process.execPath, ['dist/cli.mjs', 'run', path.relative(root, c.yaml!), '--out', path.relative(root, runDir), '--restart'], root)
       const run = await readRun(runDir)
       r.runs.push({ wallSec: m.wallSec, peakRssBytes: m.peakRssBytes, inRunSec: run.inRunSec, outputBytes: run.outputBytes, counts: run.counts })
     }
