@@ -1,5 +1,6 @@
-// The one helper for bounded concurrency (style rule 2): at most `limit` calls of `fn` in flight,
-// no new call once `signal` aborts, and it returns only after every started call settled.
+// Bounded concurrency in any order (style rule 2; the runner's records): at most `limit` calls of
+// `fn` in flight, no new call once `signal` aborts, and it returns only after every started call
+// settled. Stages whose results must come out in stream order use map-ordered.ts.
 
 /** Runs `fn` over `items` with at most `limit` in flight; `skipped` gets the indices never started. */
 export async function forEachBounded<T>(

@@ -74,8 +74,8 @@ export type Watermarks = ReturnType<typeof createWatermarks>
 /**
  * Values that wait for the watermark: each is released, in the order added, once the watermark
  * has reached the sample it needs (`until`: everything positioned before it has arrived). A join
- * (a window waiting for its beats, a beat for its quality window, an excerpt for its facts) adds
- * what it holds and releases on each watermark.
+ * (the render stages' windows and excerpts waiting for their beats, src/render/marker-join.ts)
+ * adds what it holds and releases on each watermark.
  */
 export function createWaitList<T>() {
   const queue: { value: T; until: number; position: number }[] = []
@@ -110,10 +110,6 @@ export function createWaitList<T>() {
       let low = Infinity
       for (let i = head; i < queue.length; i++) if (queue[i].position < low) low = queue[i].position
       return low
-    },
-    /** The values held, oldest first (read only). */
-    *values(): Generator<T> {
-      for (let i = head; i < queue.length; i++) yield queue[i].value
     },
   }
 }
