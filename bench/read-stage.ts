@@ -4,7 +4,7 @@
 import path from 'node:path'
 import read from '../src/stages/read.ts'
 import { localStageContext } from '../src/run/local-context.ts'
-import { guessFormat } from '../src/config/dataset.ts'
+import { guessFormat } from '../src/formats/recording-name.ts'
 import type { Item } from '../src/core/items.ts'
 
 const args = process.argv.slice(2)

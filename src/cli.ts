@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { ERROR_CODES, PipelineError } from './core/errors.ts'
-import { TOOL } from './run/version.ts'
+import { TOOL } from './core/version.ts'
 import type { CliCommand, CliEnv } from './cli/command.ts'
 import run from './cli/run.ts'
 import tail from './cli/tail.ts'

@@ -8,7 +8,7 @@ import { PipelineError } from '../core/errors.ts'
 import { applyProgress, emptyProgress, type ProgressEvent, type ProgressState } from '../run/progress-events.ts'
 import { renderProgress } from '../run/progress-view.ts'
 import { PROGRESS_FILE } from '../run/progress-log.ts'
-import { CHECKPOINT_FILE, type CheckpointLine } from '../run/checkpoint-store.ts'
+import { CHECKPOINT_FILE, doneTotals, foldCheckpoints, type CheckpointLine } from '../run/checkpoint-store.ts'
 import { readNdjson } from '../run/ndjson-file.ts'
 import { createLiveView } from './live-view.ts'
 import { isProcessAlive } from '../run/process-alive.ts'
@@ -100,13 +100,6 @@ async function waitForFile(file: string, waitMs: number, interval: number, opts:
 
 async function fromCheckpoints(state: ProgressState, runDir: string): Promise<ProgressState> {
   const { values } = await readNdjson<CheckpointLine>(path.join(runDir, CHECKPOINT_FILE))
-  const done = new Map<string, CheckpointLine>()
-  for (const c of values) if (c.status === 'done') done.set(c.recordId, c)
-  const items: Record<string, number> = {}
-  let seconds = 0
-  for (const c of done.values()) {
-    seconds += c.seconds
-    for (const [k, n] of Object.entries(c.counts)) items[k] = (items[k] ?? 0) + n
-  }
-  return { ...state, doneRecords: done.size, doneSeconds: seconds, items }
+  const done = doneTotals(foldCheckpoints(values))
+  return { ...state, doneRecords: done.records, doneSeconds: done.seconds, items: done.items }
 }

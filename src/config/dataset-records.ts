@@ -6,14 +6,11 @@ import path from 'node:path'
 import type { z } from 'zod'
 import { PipelineError } from '../core/errors.ts'
 import type { RecordSpec } from '../core/record.ts'
+import { guessFormat, recordingName } from '../formats/recording-name.ts'
 import { recordSchema } from './dataset-schema.ts'
 import type { Segments } from './yaml-lines.ts'
 
 export type RawRecord = z.infer<typeof recordSchema>
-
-import { guessFormat, recordingName } from '../formats/recording-name.ts'
-
-export { guessFormat, recordingName }
 
 interface Seen {
   yamlPath: string

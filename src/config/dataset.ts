@@ -15,7 +15,6 @@ import { checkStages, type ResolvedStage } from './plugins.ts'
 import { formatPath, lineOf, linesUnder, type Segments } from './yaml-lines.ts'
 
 export { allowedKeys } from './dataset-issues.ts'
-export { guessFormat, recordingName } from './dataset-records.ts'
 
 /**
  * Reads and validates a dataset file, its stages included (names, modules, options), and

@@ -29,9 +29,15 @@ export interface CheckpointLine {
   at: string
 }
 
+/** A record whose outputs are complete: its checkpoint line and the bytes [start, end) its commit added to each output. */
+export interface DoneRecord {
+  line: CheckpointLine
+  ranges: Record<string, [number, number]>
+}
+
 export interface CheckpointStore {
   /** Records whose outputs are complete in the run directory. */
-  readonly done: ReadonlyMap<string, CheckpointLine>
+  readonly done: ReadonlyMap<string, DoneRecord>
   /** Appends a finished record's part files to the outputs, then writes its checkpoint line. */
   commit(entry: { recordId: string; index: number; partsDir: string; counts: Record<string, number>; seconds: number }): Promise<CheckpointLine>
   /** Records a failed record (nothing of it is in the outputs). */
@@ -43,9 +49,7 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
   const file = path.join(runDir, CHECKPOINT_FILE)
   const { values } = await repairNdjson<CheckpointLine>(file)
   let sizes: Record<string, number> = { ...(values.at(-1)?.sizes ?? {}) }
-  const done = new Map<string, CheckpointLine>()
-  for (const line of values) if (line.status === 'done') done.set(line.recordId, line)
-  else done.delete(line.recordId)
+  const done = foldCheckpoints(values)
 
   const present = new Set(await readdir(runDir))
   for (const [name, size] of Object.entries(sizes)) {
@@ -94,8 +98,8 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
       if (renamed) await syncDir(runDir)
       const line: CheckpointLine = { v: 1, recordId, index, status: 'done', sizes: next, counts, seconds, at: new Date().toISOString() }
       await appendDurable(file, JSON.stringify(line) + '\n')
+      done.set(recordId, { line, ranges: addedRanges(sizes, next) })
       sizes = next
-      done.set(recordId, line)
       await rm(partsDir, { recursive: true, force: true })
       return line
     },
@@ -107,8 +111,38 @@ export async function openCheckpointStore(runDir: string): Promise<CheckpointSto
   }
 }
 
-/** The files a record commits to: its <kind>.ndjson lines and their order (order.bin). */
-export function isOutput(name: string): boolean {
+/** The records checkpoint lines leave done, in the order they were first done (a later failed line undoes a done one). */
+export function foldCheckpoints(lines: readonly CheckpointLine[]): Map<string, DoneRecord> {
+  const done = new Map<string, DoneRecord>()
+  let sizes: Record<string, number> = {}
+  for (const line of lines) {
+    if (line.status === 'done') done.set(line.recordId, { line, ranges: addedRanges(sizes, line.sizes) })
+    else done.delete(line.recordId)
+    sizes = line.sizes
+  }
+  return done
+}
+
+/** What the done records hold together: records, signal seconds and lines per kind. */
+export function doneTotals(done: ReadonlyMap<string, DoneRecord>): { records: number; seconds: number; items: Record<string, number> } {
+  const items: Record<string, number> = {}
+  let seconds = 0
+  for (const { line } of done.values()) {
+    seconds += line.seconds
+    for (const [kind, n] of Object.entries(line.counts)) items[kind] = (items[kind] ?? 0) + n
+  }
+  return { records: done.size, seconds, items }
+}
+
+// The bytes a commit added to each output: from its size before to its size after.
+function addedRanges(before: Record<string, number>, after: Record<string, number>): Record<string, [number, number]> {
+  const ranges: Record<string, [number, number]> = {}
+  for (const [file, end] of Object.entries(after)) if (end > (before[file] ?? 0)) ranges[file] = [before[file] ?? 0, end]
+  return ranges
+}
+
+// The files a record commits to: its <kind>.ndjson lines and their order (order.bin).
+function isOutput(name: string): boolean {
   return (name.endsWith('.ndjson') && !NOT_OUTPUTS.has(name)) || name === ORDER_FILE
 }
 

@@ -7,10 +7,9 @@
 // folder the dataset names, shared by several runs).
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { createHash } from 'node:crypto'
 import { PipelineError } from '../core/errors.ts'
 import type { ContentCache } from '../core/services.ts'
-import { canonicalJson } from './config-hash.ts'
+import { hashConfig } from './config-hash.ts'
 
 /** The cache of `namespace` under `dir`. */
 export function createContentCache(dir: string, namespace: string): ContentCache {
@@ -25,7 +24,7 @@ export function createContentCache(dir: string, namespace: string): ContentCache
   }
   return {
     dir: root,
-    key: (value) => createHash('sha256').update(canonicalJson(value)).digest('hex'),
+    key: hashConfig,
     async get<T>(key: string): Promise<T | undefined> {
       const file = fileOf(key)
       let text: string

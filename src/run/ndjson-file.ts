@@ -1,8 +1,8 @@
 // Reading back our own NDJSON files (checkpoints, journals, progress). A torn last line is what
 // a crash leaves behind and is cut off; a bad line in the middle is corruption and is an error
-// naming file:line (style rule 8). These files are small (one line per record or per paid
-// call), so they are read whole.
-import { open, readFile, truncate } from 'node:fs/promises'
+// naming file:line (style rule 8). Checkpoints and journals are small (one line per record or
+// per paid call), so they are read whole; a log that only grows is cut from its end (cutTornTail).
+import { open, readFile, truncate, type FileHandle } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
 
 export interface NdjsonContents<T> {
@@ -56,6 +56,36 @@ export async function repairNdjson<T = unknown>(file: string): Promise<NdjsonCon
   const contents = await readNdjson<T>(file)
   if (contents.tornTail) await truncate(file, contents.validBytes)
   return contents
+}
+
+/**
+ * Cuts a file back to just after its last newline, reading only its end (a few KB, more only
+ * while no newline is found), so appends start on a line of their own. A missing file is fine.
+ */
+export async function cutTornTail(file: string, block = 4096): Promise<void> {
+  let fh: FileHandle
+  try {
+    fh = await open(file, 'r+')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw new PipelineError('E_IO', `cannot open ${file}: ${(err as Error).message}`, { file }, { cause: err })
+  }
+  try {
+    const { size } = await fh.stat()
+    const buf = Buffer.alloc(block)
+    for (let end = size; end > 0; end -= block) {
+      const start = Math.max(0, end - block)
+      const { bytesRead } = await fh.read(buf, 0, end - start, start)
+      const nl = buf.lastIndexOf(10, bytesRead - 1)
+      if (nl >= 0) {
+        if (start + nl + 1 < size) await fh.truncate(start + nl + 1)
+        return
+      }
+    }
+    if (size > 0) await fh.truncate(0)
+  } finally {
+    await fh.close()
+  }
 }
 
 /** Appends lines and flushes them to disk before resolving (for checkpoints and journals). */

@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import path from 'node:path'
 import type { ProgressEvent } from './progress-events.ts'
-import { repairNdjson } from './ndjson-file.ts'
+import { cutTornTail } from './ndjson-file.ts'
 
 export const PROGRESS_FILE = 'progress.ndjson'
 
@@ -16,8 +16,9 @@ export interface ProgressLog {
 
 /** Opens the run's progress log for appending (a torn last line from a crash is cut first); `listener` sees every event too. */
 export async function openProgressLog(runDir: string, listener?: (e: ProgressEvent) => void): Promise<ProgressLog> {
-  // Progress is a log, not data: a damaged middle line (which tail skips) must not stop a run.
-  await repairNdjson(path.join(runDir, PROGRESS_FILE)).catch(() => undefined)
+  // Progress is a log, not data: only its end is looked at (a damaged line before it is skipped
+  // by tail and must not stop a run), and it is never read whole.
+  await cutTornTail(path.join(runDir, PROGRESS_FILE))
   const ws = createWriteStream(path.join(runDir, PROGRESS_FILE), { flags: 'a' })
   let failed: Error | null = null
   ws.on('error', (err) => {

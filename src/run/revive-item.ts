@@ -2,6 +2,7 @@
 // Float32Array again (the sink wrote them as rounded numbers, invalid samples as null), and a
 // render item's media path made relative to the run that now holds the item, so a path is
 // always relative to the directory of the run whose output names it.
+import path from 'node:path'
 import type { AnyItem } from '../core/items.ts'
 
 /** A reviver for items of an input run at `inputDir`, as seen from the new run's directory (posix, e.g. "../bench"). */
@@ -13,7 +14,7 @@ export function reviveItem(inputDir: string): (item: AnyItem) => AnyItem {
       case 'block':
         return { ...item, leads: (item.leads as (number | null)[][]).map(toFloat32) }
       case 'render':
-        return { ...item, path: joinPosix(inputDir, item.path as string) }
+        return { ...item, path: path.posix.join(inputDir, item.path as string) }
       default:
         return item
     }
@@ -24,15 +25,4 @@ function toFloat32(values: (number | null)[]): Float32Array {
   const out = new Float32Array(values.length)
   for (let i = 0; i < values.length; i++) out[i] = values[i] ?? NaN
   return out
-}
-
-function joinPosix(dir: string, rel: string): string {
-  if (dir === '' || dir === '.') return rel
-  const parts = [...dir.split('/'), ...rel.split('/')]
-  const out: string[] = []
-  for (const p of parts) {
-    if (p === '..' && out.length && out[out.length - 1] !== '..') out.pop()
-    else if (p !== '.' && p !== '') out.push(p)
-  }
-  return out.join('/')
 }

@@ -18,12 +18,17 @@ const RUN_ENTRIES = new Set(['manifest.json', 'journal', 'media', '.parts', ORDE
  */
 export async function openRunDir(runDir: string, configHash: string, inputs: Manifest['inputs'], restart: boolean, config?: unknown): Promise<Manifest | null> {
   // A damaged manifest still says this is a run directory: --restart may clear it.
-  const previous = await readManifest(runDir).catch((err: unknown) => {
-    if (restart && err instanceof PipelineError && err.code === 'E_CHECKPOINT') return 'damaged' as const
-    throw err
-  })
+  let previous: Manifest | null = null
+  let isRun: boolean
+  try {
+    previous = await readManifest(runDir)
+    isRun = previous !== null
+  } catch (err) {
+    if (!(restart && err instanceof PipelineError && err.code === 'E_CHECKPOINT')) throw err
+    isRun = true
+  }
   const leftovers = (await readdir(runDir)).filter((n) => !n.startsWith('.') && n !== LOCK_FILE)
-  if (!previous && leftovers.length > 0) {
+  if (!isRun && leftovers.length > 0) {
     // Never clear a folder that is not a run directory, even with --restart: `--out .` or a
     // mistyped path must not cost a user their files.
     throw new PipelineError('E_CONFIG_CHANGED', `the output directory is not empty and is not a run directory (${leftovers.slice(0, 3).join(', ')}${leftovers.length > 3 ? ', ...' : ''}); choose another --out (--restart only clears run directories)`, { file: runDir })
@@ -35,7 +40,7 @@ export async function openRunDir(runDir: string, configHash: string, inputs: Man
     for (const name of names.sort((a, b) => Number(a === MANIFEST_FILE) - Number(b === MANIFEST_FILE))) await rm(path.join(runDir, name), { recursive: true, force: true })
     return null
   }
-  if (!previous || previous === 'damaged') return null
+  if (!previous) return null
   if (previous.configHash !== configHash) {
     const changes = config === undefined ? [] : describeConfigChange(previous.config, config)
     const what = changes.length ? `; changed since: ${changes.join('; ')}` : ` (hash ${previous.configHash.slice(0, 12)}, now ${configHash.slice(0, 12)})`

@@ -2,7 +2,6 @@
 // name, the content cache, secrets and once-per-run results (a binary checked, an input run
 // opened). One object per run, made by the runner (or by a command that streams one recording),
 // so nothing is kept at module level.
-import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { Limiter, LimiterOptions, RunServices } from '../core/services.ts'
 import { createContentCache } from './content-cache.ts'
@@ -46,9 +45,4 @@ export function createRunServices(o: RunServicesOptions): RunServices {
       return p
     },
   }
-}
-
-/** The cache folder of a run: the dataset's `cache` (relative to the dataset file), else <runDir>/cache. */
-export function cacheDirOf(runDir: string, configured: string | undefined, datasetFile: string): string {
-  return configured ? path.resolve(path.dirname(datasetFile), configured) : path.join(runDir, 'cache')
 }

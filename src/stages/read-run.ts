@@ -7,7 +7,7 @@
 import { defineStage } from '../core/stage.ts'
 import { PipelineError } from '../core/errors.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
-import { openInputRun } from '../run/input-run.ts'
+import { inputRunKey, openInputRun } from '../run/input-run.ts'
 
 const schema = z.strictObject({
   /** The earlier run's directory (absolute once the dataset is loaded). */
@@ -24,8 +24,8 @@ export default defineStage<ReadRunOptions>({
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     for await (const item of source) yield item
-    const input = await ctx.run.once(`input-run:${ctx.options.run}`, () => openInputRun(ctx.options.run))
-    const record = input.records.find((r) => r.spec.id === ctx.recordId)
+    const input = await ctx.run.once(inputRunKey(ctx.options.run), () => openInputRun(ctx.options.run))
+    const record = input.record(ctx.recordId)
     if (!record) throw new PipelineError('E_INPUT_RUN', `record ${ctx.recordId} is not a finished record of the input run ${input.dir}`, { file: input.dir })
     yield* input.items(record, new Set(ctx.options.kinds), ctx.runDir, ctx.signal)
   },

@@ -3,7 +3,7 @@
 import type { AnnotationItem, GapItem, Item, RecordingItem, SampleBlock } from '../../src/core/items.ts'
 import type { RecordSpec } from '../../src/core/record.ts'
 import type { StageContext } from '../../src/core/stage.ts'
-import { guessFormat } from '../../src/config/dataset.ts'
+import { guessFormat } from '../../src/formats/recording-name.ts'
 import read from '../../src/stages/read.ts'
 import type { ReadOptions } from '../../src/readers/read-options.ts'
 import { testContext } from './stage-context.ts'

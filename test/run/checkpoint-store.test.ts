@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openCheckpointStore } from '../../src/run/checkpoint-store.ts'
+import { doneTotals, foldCheckpoints, openCheckpointStore, type CheckpointLine } from '../../src/run/checkpoint-store.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 function parts(runDir: string, recordId: string, files: Record<string, string>): string {
@@ -55,5 +55,37 @@ describe('checkpoint store', () => {
     expect(store.done.has('a')).toBe(false)
     await store.commit({ recordId: 'a', index: 0, partsDir: parts(run, 'a', { 'x.ndjson': '{}\n' }), counts: { x: 1 }, seconds: 1 })
     expect((await openCheckpointStore(run)).done.has('a')).toBe(true)
+  })
+
+  it('its done records, their byte ranges and totals are what the store, an input run and tail all read', async () => {
+    const run = tmpDir()
+    const store = await openCheckpointStore(run)
+    await store.commit({ recordId: 'a', index: 0, partsDir: parts(run, 'a', { 'w.ndjson': '{"w":1}\n' }), counts: { w: 1 }, seconds: 2 })
+    await store.commit({ recordId: 'b', index: 1, partsDir: parts(run, 'b', { 'w.ndjson': '{"w":2}\n', 'x.ndjson': '{}\n' }), counts: { w: 1, x: 1 }, seconds: 3 })
+    expect(store.done.get('b')!.ranges).toEqual({ 'w.ndjson': [8, 16], 'x.ndjson': [0, 3] })
+    expect(doneTotals(store.done)).toEqual({ records: 2, seconds: 5, items: { w: 2, x: 1 } })
+    expect([...(await openCheckpointStore(run)).done.entries()]).toEqual([...store.done.entries()])
+  })
+})
+
+describe('foldCheckpoints', () => {
+  const at = '2024-01-01T00:00:00.000Z'
+  const done = (recordId: string, sizes: Record<string, number>, counts: Record<string, number>, seconds: number): CheckpointLine => ({ v: 1, recordId, index: 0, status: 'done', sizes, counts, seconds, at })
+  const failed = (recordId: string, sizes: Record<string, number>): CheckpointLine => ({ v: 1, recordId, index: 0, status: 'failed', sizes, counts: {}, seconds: 0, at })
+
+  it('keeps the last state of each record; a failed line undoes an earlier done one; ranges are the bytes each commit added', () => {
+    const lines = [
+      done('a', { 'w.ndjson': 10 }, { w: 1 }, 1),
+      failed('b', { 'w.ndjson': 10 }),
+      done('c', { 'w.ndjson': 25, 'x.ndjson': 5 }, { w: 2, x: 1 }, 4),
+      failed('a', { 'w.ndjson': 25, 'x.ndjson': 5 }),
+      done('b', { 'w.ndjson': 30, 'x.ndjson': 5 }, { w: 1 }, 2),
+    ]
+    const folded = foldCheckpoints(lines)
+    expect([...folded.keys()]).toEqual(['c', 'b'])
+    expect(folded.get('c')).toEqual({ line: lines[2], ranges: { 'w.ndjson': [10, 25], 'x.ndjson': [0, 5] } })
+    expect(folded.get('b')!.ranges).toEqual({ 'w.ndjson': [25, 30] })
+    expect(doneTotals(folded)).toEqual({ records: 2, seconds: 6, items: { w: 3, x: 1 } })
+    expect(doneTotals(foldCheckpoints([]))).toEqual({ records: 0, seconds: 0, items: {} })
   })
 })

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { createContentCache } from '../../src/run/content-cache.ts'
+import { hashConfig } from '../../src/run/config-hash.ts'
 import { rejection, thrown } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -29,6 +30,7 @@ describe('content cache', () => {
     const k = cache.key({ model: 'm1', prompt: 'p', opts: { t: 0, n: 1 } })
     expect(k).toBe(createHash('sha256').update('{"model":"m1","opts":{"n":1,"t":0},"prompt":"p"}').digest('hex'))
     expect(cache.key({ opts: { n: 1, t: 0 }, prompt: 'p', model: 'm1', extra: undefined })).toBe(k)
+    expect(k).toBe(hashConfig({ model: 'm1', prompt: 'p', opts: { t: 0, n: 1 } })) // one hash of canonical JSON in the project
     for (const other of [{ model: 'm2', prompt: 'p', opts: { t: 0, n: 1 } }, { model: 'm1', prompt: 'p', opts: { t: 0, n: 2 } }, ['m1', 'p'], 'm1']) {
       expect(cache.key(other)).not.toBe(k)
     }

@@ -3,7 +3,7 @@
 // written with the watermarks between them, sample arrays as Float32Array again, media paths
 // relative to the new run; the manifest records the input; a redone input record and a changed
 // input config are refused like a changed config; records the input finishes later join on resume.
-import { readFileSync, unlinkSync } from 'node:fs'
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runDataset, type RecordProbe } from '../../src/run/runner.ts'
@@ -146,6 +146,22 @@ describe('a run over a run', () => {
     const { dir } = await firstRun(['a'])
     unlinkSync(path.join(dir, 'order.bin'))
     expect(await rejection(overRun(dir, ['window'], `${dir}-over`))).toMatchObject({ code: 'E_INPUT_RUN', message: expect.stringContaining('without order.bin') })
+  })
+
+  it("fails a record whose line in the input run is damaged with E_CHECKPOINT naming file:line and --restart; the other records go on", async () => {
+    const { dir } = await firstRun(['a', 'b'])
+    const file = path.join(dir, 'window.ndjson')
+    const lines = readFileSync(file, 'utf8').split('\n')
+    // Line 6 is record b's second window (4 a record): damaged in place, same length.
+    lines[5] = '#' + lines[5].slice(1)
+    writeFileSync(file, lines.join('\n'))
+    const r = await overRun(dir, ['window'], `${dir}-over`)
+    expect(r.failed.map((f) => f.recordId)).toEqual(['b'])
+    const err = r.failed[0].error
+    expect(err).toMatchObject({ code: 'E_CHECKPOINT', context: { file, line: 6 } })
+    expect(err.toLine()).toContain(`${file}:6`)
+    expect(err.message).toContain('--restart')
+    expect(err.cause).toBeInstanceOf(SyntaxError)
   })
 
   it('refuses to write a run into its own input run, and leaves the input as it was', async () => {

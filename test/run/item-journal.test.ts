@@ -1,6 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openItemJournal } from '../../src/run/item-journal.ts'
+import { rejection } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 describe('item journal (item-level checkpoints)', () => {
@@ -43,6 +46,52 @@ describe('item journal (item-level checkpoints)', () => {
     await again.put('c', 3)
     await again.close()
     expect(readFileSync(j.file, 'utf8')).toBe('{"key":"a","value":1}\n{"key":"c","value":3}\n')
+  })
+
+  it('after a failed write refuses every later put, naming the journal and the first error, claims no unwritten key, and still closes its file', async () => {
+    const dir = tmpDir()
+    const j = await openItemJournal(dir, 'calls')
+    await j.put('a', 1)
+    // Every FileHandle shares one prototype: a full disk for the next write, which also shows the journal's handle.
+    const probe = await open(path.join(dir, 'probe'), 'w')
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<unknown> }
+    await probe.close()
+    const { write } = proto
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+    let handle: { fd: number } | undefined
+    try {
+      proto.write = function (this: { fd: number }) {
+        handle = this
+        return Promise.reject(full)
+      }
+      const first = await rejection(j.put('b', 2))
+      expect(first).toMatchObject({ code: 'E_IO', context: { file: j.file } })
+      expect(first.cause).toBe(full)
+    } finally {
+      proto.write = write // the disk has room again: the journal still refuses, it may end in a torn line
+    }
+    const later = await rejection(j.put('c', 3))
+    expect(later).toMatchObject({ code: 'E_IO', message: expect.stringContaining(j.file) })
+    expect(later.message).toContain('ENOSPC')
+    expect(later.cause).toBe(full)
+    expect([j.has('a'), j.has('b'), j.has('c'), j.size]).toEqual([true, false, false, 1])
+    expect(await j.get('a')).toBe(1)
+    expect(await j.get('b')).toBeUndefined()
+    expect(handle!.fd).toBeGreaterThan(0)
+    await j.close()
+    expect(handle!.fd).toBe(-1) // closed
+    expect(readFileSync(j.file, 'utf8')).toBe('{"key":"a","value":1}\n')
+  })
+
+  it('a key is claimed only once it is on disk; concurrent puts of one key write it once', async () => {
+    const j = await openItemJournal(tmpDir(), 'calls')
+    const p = j.put('k', 1)
+    const q = j.put('k', 2)
+    await Promise.all([p, q])
+    expect(j.has('k')).toBe(true)
+    expect(await j.get('k')).toBe(1)
+    await j.close()
+    expect(readFileSync(j.file, 'utf8')).toBe('{"key":"k","value":1}\n')
   })
 
   it('rejects names that are not safe file names', async () => {

@@ -3,7 +3,7 @@
 // let go; a dead run is a short child that has exited, whose pid is left in run.lock.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
@@ -101,14 +101,56 @@ describe('run lock', () => {
     expect(readdirSync(dir)).toEqual([])
   })
 
-  it('takes over a lock without a pid in it (a crash between creating and writing it)', async () => {
+  it('takes over a lock without a pid in it once it is some seconds old (a crash of an older version between creating and writing it)', async () => {
     const dir = tmpDir('hp-lock-')
     for (const junk of ['', 'not a pid\n', '-5\n']) {
       writeFileSync(lockOf(dir), junk)
+      const old = new Date(Date.now() - 60_000)
+      utimesSync(lockOf(dir), old, old)
       const release = await acquireRunLock(dir)
       expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid}\n`)
       await release()
     }
+  })
+
+  it('refuses a lock without a pid that is only moments old: a run may be writing it', async () => {
+    const dir = tmpDir('hp-lock-')
+    writeFileSync(lockOf(dir), '')
+    const err = await rejection(acquireRunLock(dir))
+    expect(err).toMatchObject({ code: 'E_RUN_LOCKED', message: expect.stringContaining(lockOf(dir)) })
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe('')
+    expect(readdirSync(dir)).toEqual([LOCK_FILE])
+  })
+
+  it('refuses a second acquire by this process while it holds the lock', async () => {
+    const dir = tmpDir('hp-lock-')
+    const release = await acquireRunLock(dir)
+    const err = await rejection(acquireRunLock(dir))
+    expect(err).toMatchObject({ code: 'E_RUN_LOCKED', message: expect.stringContaining(`pid ${process.pid}`) })
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid}\n`)
+    await release()
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('takes over a lock holding this pid that was written before this process started (the pid reused after a crash)', async () => {
+    const dir = tmpDir('hp-lock-')
+    writeFileSync(lockOf(dir), `${process.pid}\n`)
+    const before = new Date(Date.now() - process.uptime() * 1000 - 60_000)
+    utimesSync(lockOf(dir), before, before)
+    const release = await acquireRunLock(dir)
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid}\n`)
+    await release()
+  })
+
+  it('lets exactly one of several racing acquires have the lock, and never shows an empty lock', async () => {
+    const dir = tmpDir('hp-lock-')
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => acquireRunLock(dir)))
+    const won = results.filter((r) => r.status === 'fulfilled')
+    expect(won).toHaveLength(1)
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'E_RUN_LOCKED' })
+    expect(readdirSync(dir)).toEqual([LOCK_FILE])
+    await (won[0] as PromiseFulfilledResult<() => Promise<void>>).value()
+    expect(readdirSync(dir)).toEqual([])
   })
 
   it("release leaves a lock that is no longer this process's (another run took it over), and does not throw when the lock is gone", async () => {
@@ -124,6 +166,8 @@ describe('run lock', () => {
     writeFileSync(lockOf(dir2), '')
     await release2()
     expect(readFileSync(lockOf(dir2), 'utf8')).toBe('')
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lockOf(dir2), old, old) // an empty lock is stale only once it is some seconds old
     const release3 = await acquireRunLock(dir2)
     await release3()
     await release3() // twice: the lock is gone, nothing to do

@@ -278,6 +278,51 @@ describe('runner', () => {
     expect(readdirSync(dir)).not.toContain('run.lock')
   })
 
+  it('ends the session in the manifest and the log even when a journal could not be opened, and retries the open for the next record', async () => {
+    const dir = tmpDir()
+    const journaling = defineStage({
+      name: 'journaling', version: 1,
+      async *transform(src, ctx) {
+        yield* src
+        if (ctx.recordId === 'a') await ctx.journal('bad name!')
+        if (ctx.recordId === 'b') {
+          // A file where the journal folder goes: this open fails; the next record's must try again.
+          writeFileSync(path.join(ctx.runDir, 'journal'), '')
+          await ctx.journal('calls').finally(() => unlinkSync(path.join(ctx.runDir, 'journal')))
+        }
+        if (ctx.recordId === 'c') await (await ctx.journal('calls')).put('k', 1)
+      },
+    })
+    const r = await runDataset(dataset(['a', 'b', 'c']), resolved(source(1), journaling), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    expect(r.status).toBe('failed')
+    expect(r.failed.map((f) => [f.recordId, f.error.code])).toEqual([['a', 'E_USAGE'], ['b', expect.any(String)]])
+    expect(r.done).toBe(1)
+    const session = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).sessions.at(-1)
+    expect(session).toMatchObject({ status: 'failed', endedAt: expect.any(String) })
+    expect(JSON.parse(readFileSync(path.join(dir, 'progress.ndjson'), 'utf8').trim().split('\n').at(-1)!)).toMatchObject({ t: 'run-end', status: 'failed' })
+    expect(readFileSync(path.join(dir, 'journal/calls.ndjson'), 'utf8')).toBe('{"key":"k","value":1}\n')
+    expect(existsSync(path.join(dir, 'run.lock'))).toBe(false)
+  })
+
+  it("puts the content cache in the dataset's cache folder (absolute once loaded), else in <runDir>/cache", async () => {
+    const caching = defineStage({
+      name: 'caching', version: 1,
+      async *transform(src, ctx) {
+        yield* src
+        const cache = ctx.run.cache('ns')
+        await cache.put(cache.key({ record: ctx.recordId }), 1)
+      },
+    })
+    const dir = tmpDir()
+    const shared = path.join(tmpDir(), 'shared-cache')
+    await runDataset({ ...dataset(['a']), cache: shared }, resolved(source(1), caching), { runDir: dir, signal: new AbortController().signal, probe: noProbe })
+    expect(readdirSync(path.join(shared, 'ns'))).toHaveLength(1)
+    expect(existsSync(path.join(dir, 'cache'))).toBe(false)
+    const own = tmpDir()
+    await runDataset(dataset(['a']), resolved(source(1), caching), { runDir: own, signal: new AbortController().signal, probe: noProbe })
+    expect(readdirSync(path.join(own, 'cache/ns'))).toHaveLength(1)
+  })
+
   it('rejects items without a usable kind, naming the rule', async () => {
     const bad = defineStage({ name: 'bad', version: 1, async *transform() { yield { kind: 'Progress!', recordId: 'a' } as AnyItem } })
     const r = await runDataset(dataset(['a']), resolved(bad), { runDir: tmpDir(), signal: new AbortController().signal, probe: noProbe })
