@@ -82,8 +82,10 @@ async function waitForFile(file: string, waitMs: number, interval: number, opts:
   let told = false
   for (;;) {
     if (await stat(file).then(() => true, () => false)) return
-    // A folder with other things in it and no manifest is not a run that is about to start.
-    const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOTDIR' ? ['(a file)'] : []))
+    // A folder with other things in it and no manifest is not a run that is about to start. Hidden
+    // names are a starting run's own (the file its lock is linked from), as the run directory
+    // check counts them (run-dir.ts).
+    const entries = (await readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOTDIR' ? ['(a file)'] : []))).filter((n) => !n.startsWith('.'))
     if (entries.length > 0 && !entries.includes('manifest.json') && !entries.includes('run.lock')) {
       throw new PipelineError('E_FILE_MISSING', `not a run directory (no ${PROGRESS_FILE} or manifest.json); name the --out directory of a 'pipeline run'`, { file: dir })
     }

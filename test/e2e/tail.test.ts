@@ -131,5 +131,11 @@ describe('pipeline tail', () => {
     const t = await runCli(['tail', path.join(work, 'nothing'), '--wait', '0.2', '--interval', '50'])
     expect(t.code).toBe(10)
     expect(t.stderr).toMatch(/^error: E_FILE_MISSING: .*no run found/)
+    // A run that is starting holds only the hidden file its lock is linked from: tail waits for it.
+    const starting = path.join(work, 'starting')
+    mkdirSync(starting)
+    writeFileSync(path.join(starting, '.run.lock-12345-abc'), '12345\n')
+    const s = await runCli(['tail', starting, '--wait', '0.2', '--interval', '50'])
+    expect(s.stderr).toMatch(/^error: E_FILE_MISSING: .*no run found/)
   })
 })
