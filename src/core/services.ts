@@ -23,13 +23,11 @@ export interface MediaFile {
 export interface MediaAppender {
   /** The run-relative path items name. */
   readonly path: string
-  /** Bytes handed to write() so far: where the next write lands. */
+  /** Bytes written so far: where the next write lands. */
   readonly offset: number
-  /** Bytes that are in the file and readable by anyone (the rest waits in a buffer). */
-  readonly flushed: number
-  /** Appends a copy of `bytes` (the caller may reuse them at once); waits when the disk is behind. */
+  /** Appends `bytes` (the caller may reuse them at once); once it resolves they are in the file, readable by anyone. */
   write(bytes: Uint8Array): Promise<void>
-  /** Writes out everything, closes the file; afterwards `flushed` equals `offset`. */
+  /** Closes the file. */
   close(): Promise<void>
 }
 

@@ -1,7 +1,7 @@
 // One record's media files (the MediaStore contract of src/core/services.ts), the only way stages
 // write them: a whole file is written under its partial name and renamed when complete
-// (partial-file.ts), a growing file (render-text) is written under its own name with `flushed`
-// telling how far it is readable, a file another program writes (ffmpeg) gets a partial name to
+// (partial-file.ts), a growing file (render-text) is written under its own name, each write in
+// the file when it resolves, a file another program writes (ffmpeg) gets a partial name to
 // write and a commit. The store remembers every file it made, so discardAll() removes the media
 // of a record that failed: no file is left without the item that names it.
 import { writeFile, rm, open } from 'node:fs/promises'
@@ -9,6 +9,7 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { MediaAppender, MediaReservation, MediaStore } from '../core/services.ts'
 import { makeDirs } from './make-dirs.ts'
+import { posixRelative } from './posix-path.ts'
 import { commitPartial, discardAfter, partialPath, writeError } from './partial-file.ts'
 import { createTextFile, type TextFile } from './text-file.ts'
 
@@ -45,7 +46,7 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
     }
     return file
   }
-  const relative = (file: string) => path.relative(o.runDir, file).split(path.sep).join('/')
+  const relative = (file: string) => posixRelative(o.runDir, file)
   const resolve = (p: string) => path.resolve(o.runDir, p)
   return {
     dir: o.dir,
@@ -74,9 +75,6 @@ export function createMediaStore(o: MediaStoreOptions): OwnedMediaStore {
         path: relative(file),
         get offset() {
           return text.offset
-        },
-        get flushed() {
-          return text.flushed
         },
         write: (bytes) => text.write(bytes),
         async close() {

@@ -14,8 +14,6 @@ export interface TextFile {
   readonly file: string
   /** Bytes written so far: where the next write lands. */
   readonly offset: number
-  /** Bytes that are in the file (all of them, once write() has returned). */
-  readonly flushed: number
   /** Appends `bytes` (the caller may reuse them at once). */
   write(bytes: Uint8Array): Promise<void>
   /** Closes the file; E_IO on failure. */
@@ -40,9 +38,6 @@ export async function createTextFile(file: string, opts: { signal?: AbortSignal 
   return {
     file,
     get offset() {
-      return offset
-    },
-    get flushed() {
       return offset
     },
     async write(bytes) {

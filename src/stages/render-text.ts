@@ -11,16 +11,14 @@
 // a zero result, NaN for invalid samples (src/render/format-mv.ts).
 // With `excerpts`, the excerpts of those sets (the excerpt stage's) are written too, each as one
 // line per lead over its whole span, cut from a ring of recent blocks.
-// The file grows under its own name through the record's media store, and a `render` item is
-// yielded only once its bytes are in the file (the store's `flushed`), so whoever reads an item
-// can read its range; a record that fails has its media removed, and one redone on resume starts
-// its file afresh.
+// The file grows under its own name through the record's media store, whose writes are in the
+// file when they resolve (src/sinks/text-file.ts), so a `render` item follows its write at once
+// and whoever reads it can read its range; a record that fails has its media removed, and one
+// redone on resume starts its file afresh.
 // Tokens are counted while formatting (src/render/text-tokens.ts), equal to estimateTokens over
 // the window's bytes. Formatting runs in a WebAssembly kernel for the usual layout (3 decimals, a
-// 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts), and the bytes are copied into
-// pooled 1 MiB chunks for the file (src/sinks/text-file.ts), so items wait for their chunk to be
-// written. Formatting in a worker thread was tried and was no faster on 2 cores (the notes of
-// bench/results/render-24h.md).
+// 1-byte separator; src/render/window-text.ts, format-mv-wasm.ts). Formatting in a worker thread
+// was tried and was no faster on 2 cores (the notes of bench/results/render-24h.md).
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
 import type { RenderItem } from '../core/items.ts'
@@ -75,7 +73,6 @@ export default defineStage<RenderTextOptions>({
     const sets = new Set(o.excerpts ?? [])
     const cutter = sets.size ? createSpanCutter('render-text') : null
     const marks = createWatermarks(ctx.recordId)
-    const waiting: RenderItem[] = [] // written, not yet in the file
     let file: MediaAppender | null = null
     let sawBlock = false
     let sawWindow = false
@@ -84,7 +81,7 @@ export default defineStage<RenderTextOptions>({
     let labels: string[] | null = null
     let indices: number[] = []
     let resampler: Resampler | null = null
-    const write = async (s: Span) => {
+    const write = async (s: Span): Promise<RenderItem> => {
       if (labels !== s.labels) {
         indices = pickLeads('render-text', o.leads, s.labels)
         labels = s.labels
@@ -99,27 +96,20 @@ export default defineStage<RenderTextOptions>({
       const { bytes, tokens } = writer.format(text)
       file ??= await ctx.media.append(rel)
       const offset = file.offset
-      await file.write(bytes) // copied: the writer reuses its buffer
-      waiting.push({
+      await file.write(bytes) // in the file now; the writer may reuse its buffer
+      return {
         kind: 'render', id: `${ctx.recordId}:${rel}#${s.key}`, recordId: ctx.recordId, format: 'text', path: file.path, bytes: bytes.length, offset,
         tokens, ...s.fields,
         startSample: s.startSample, endSample: s.startSample + s.length,
         startMs: s.startMs, endMs: endMs(s.startMs, s.length, s.fs),
         leads: text.labels, fs: text.rate, values: leads.reduce((n, x) => n + x.length, 0),
-      })
-    }
-    // The items whose bytes are in the file now.
-    const written = function* (): Generator<RenderItem> {
-      let n = 0
-      while (n < waiting.length && (waiting[n].offset as number) + waiting[n].bytes <= file!.flushed) n++
-      if (n) yield* waiting.splice(0, n)
+      }
     }
     for await (const item of source) {
       if (item.kind === 'watermark') {
         marks.seen(item.sample)
-        if (file) yield* written()
         cutter?.keepFrom(item.sample)
-        const w = marks.next(waiting[0]?.startSample ?? Infinity)
+        const w = marks.next()
         if (w) yield w
         continue
       }
@@ -133,17 +123,14 @@ export default defineStage<RenderTextOptions>({
         cutter?.feed(item)
         sawWindow = true
         ctx.signal.throwIfAborted()
-        await write({ labels: item.labels, samples: item.samples, fs: item.fs, startSample: item.startSample, startMs: item.startMs, length: item.lengthSamples, key: `w${item.index}`, fields: { windowIndex: item.index, from: [item.id] } })
-        yield* written()
+        yield await write({ labels: item.labels, samples: item.samples, fs: item.fs, startSample: item.startSample, startMs: item.startMs, length: item.lengthSamples, key: `w${item.index}`, fields: { windowIndex: item.index, from: [item.id] } })
       } else if (item.kind === 'excerpt' && sets.has(item.set)) {
         const cut = cutter!.cut(item.startSample, item.endSample)
-        await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: item.id.slice(ctx.recordId.length + 1), fields: { of: item.id, from: [item.id] } })
-        yield* written()
+        yield await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: item.id.slice(ctx.recordId.length + 1), fields: { of: item.id, from: [item.id] } })
       }
     }
     if (o.windows && !sawWindow && sawBlock && !sets.size) throw noWindows('render-text')
     await (file as MediaAppender | null)?.close()
-    yield* waiting.splice(0)
     const w = marks.next()
     if (w) yield w
   },
