@@ -22,34 +22,33 @@ function usageLine(r: Exit): string {
   return lines[0]
 }
 
-describe('numeric flags', () => {
+describe.concurrent('numeric flags', () => {
   const dataset = path.join(dir, 'one.yaml')
   writeFileSync(dataset, `name: one\nrecords:\n  - path: ${sample('mitdb/100')}\nstages: [read]\n`)
-  const text = path.join(dir, 'out.txt')
-  const cases: { args: string[]; says: string[] }[] = [
-    { args: ['run', dataset, '--out', path.join(dir, 'run-abc'), '--concurrency', 'abc'], says: ['--concurrency', 'found "abc"', 'an integer from 1 to 64'] },
-    { args: ['run', dataset, '--out', path.join(dir, 'run-0'), '--concurrency', '0'], says: ['--concurrency', 'found 0', 'an integer from 1 to 64'] },
-    { args: ['run', dataset, '--out', path.join(dir, 'run-neg'), '--concurrency', '-2'], says: ['--concurrency', 'found -2', 'an integer from 1 to 64'] },
-    { args: ['render', sample('mitdb/100'), '--text', text, '--step', '0'], says: ['--step', 'found 0', 'a positive number of seconds'] },
-    { args: ['render', sample('mitdb/100'), '--text', text, '--step', '-1'], says: ['--step', 'found -1', 'a positive number of seconds'] },
-    { args: ['render', sample('mitdb/100'), '--text', text, '--window', '0'], says: ['--window', 'found 0', 'a positive number of seconds'] },
-    { args: ['render', sample('mitdb/100'), '--text', text, '--window', 'abc'], says: ['--window', 'found "abc"', 'a positive number of seconds'] },
-    { args: ['tail', path.join(dir, 'no-run'), '--interval', 'abc'], says: ['--interval', 'found "abc"', 'a positive number of milliseconds'] },
-    { args: ['tail', path.join(dir, 'no-run'), '--interval', '-5'], says: ['--interval', 'found -5', 'a positive number of milliseconds'] },
-    { args: ['tail', path.join(dir, 'no-run'), '--interval', '0'], says: ['--interval', 'found 0', 'a positive number of milliseconds'] },
-    { args: ['tail', path.join(dir, 'no-run'), '--wait', '-1'], says: ['--wait', 'found -1', 'a number of seconds >= 0'] },
-    { args: ['convert', sample('mitdb/100'), path.join(dir, 'out.edf'), '--clean', '--powerline', 'abc'], says: ['--powerline', 'found "abc"', '50 or 60'] },
+  // `out`: what the command would write (a run directory, a text file, an EDF), its own per case,
+  // so each case checks that nothing was written for it, whatever ran before or beside it.
+  const out = (name: string) => path.join(dir, name)
+  const cases: { args: string[]; out: string; says: string[] }[] = [
+    { args: ['run', dataset, '--out', out('run-abc'), '--concurrency', 'abc'], out: out('run-abc'), says: ['--concurrency', 'found "abc"', 'an integer from 1 to 64'] },
+    { args: ['run', dataset, '--out', out('run-0'), '--concurrency', '0'], out: out('run-0'), says: ['--concurrency', 'found 0', 'an integer from 1 to 64'] },
+    { args: ['run', dataset, '--out', out('run-neg'), '--concurrency', '-2'], out: out('run-neg'), says: ['--concurrency', 'found -2', 'an integer from 1 to 64'] },
+    { args: ['render', sample('mitdb/100'), '--text', out('step-0.txt'), '--step', '0'], out: out('step-0.txt'), says: ['--step', 'found 0', 'a positive number of seconds'] },
+    { args: ['render', sample('mitdb/100'), '--text', out('step-neg.txt'), '--step', '-1'], out: out('step-neg.txt'), says: ['--step', 'found -1', 'a positive number of seconds'] },
+    { args: ['render', sample('mitdb/100'), '--text', out('window-0.txt'), '--window', '0'], out: out('window-0.txt'), says: ['--window', 'found 0', 'a positive number of seconds'] },
+    { args: ['render', sample('mitdb/100'), '--text', out('window-abc.txt'), '--window', 'abc'], out: out('window-abc.txt'), says: ['--window', 'found "abc"', 'a positive number of seconds'] },
+    { args: ['tail', out('tail-abc'), '--interval', 'abc'], out: out('tail-abc'), says: ['--interval', 'found "abc"', 'a positive number of milliseconds'] },
+    { args: ['tail', out('tail-neg'), '--interval', '-5'], out: out('tail-neg'), says: ['--interval', 'found -5', 'a positive number of milliseconds'] },
+    { args: ['tail', out('tail-0'), '--interval', '0'], out: out('tail-0'), says: ['--interval', 'found 0', 'a positive number of milliseconds'] },
+    { args: ['tail', out('tail-wait'), '--wait', '-1'], out: out('tail-wait'), says: ['--wait', 'found -1', 'a number of seconds >= 0'] },
+    { args: ['convert', sample('mitdb/100'), out('powerline.edf'), '--clean', '--powerline', 'abc'], out: out('powerline.edf'), says: ['--powerline', 'found "abc"', '50 or 60'] },
   ]
   for (const c of cases) {
-    it(`${c.args[0]} ${c.args.slice(-2).join(' ')}`, async () => {
+    it(`${c.args[0]} ${c.args.slice(-2).join(' ')}: nothing run or written`, async () => {
       const line = usageLine(await runCli(c.args))
       for (const s of c.says) expect(line).toContain(s)
+      expect(existsSync(c.out), c.out).toBe(false)
     })
   }
-
-  it('nothing was run or written for them', () => {
-    for (const name of ['run-abc', 'run-0', 'run-neg', 'out.txt', 'out.edf']) expect(existsSync(path.join(dir, name)), name).toBe(false)
-  })
 })
 
 describe('flags checked against the recording', () => {

@@ -5,16 +5,9 @@ import { allowedKeys, loadDataset, parseDataset } from '../../src/config/dataset
 import { PipelineError } from '../../src/core/errors.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
+import { pipelineRejection, thrown } from '../helpers/thrown.ts'
 
-function fails(text: string): PipelineError {
-  try {
-    parseDataset(text, '/data/set.yaml')
-  } catch (err) {
-    expect(err).toBeInstanceOf(PipelineError)
-    return err as PipelineError
-  }
-  throw new Error('expected the dataset to be rejected')
-}
+const fails = (text: string): PipelineError => thrown(() => parseDataset(text, '/data/set.yaml'))
 
 describe('dataset files', () => {
   it('applies defaults and resolves paths against the dataset folder', () => {
@@ -72,14 +65,9 @@ describe('dataset files', () => {
     expect(d.records[0]).toMatchObject({ id: 'p0', path: '/data/s00', parts: ['/data/s00', '/data/s01', '/data/7'], source: 's00', format: 'wfdb' })
     expect(d.records[1]).toMatchObject({ id: 'one', path: '/data/one.edf', format: 'edf' })
     expect(d.records[1].parts).toBeUndefined()
-    let err: unknown
-    try {
-      parseDataset('records:\n  - path:\n      - a.edf\n      - b\nstages: [read]\n', '/data/set.yaml')
-    } catch (e) {
-      err = e
-    }
+    const err = thrown(() => parseDataset('records:\n  - path:\n      - a.edf\n      - b\nstages: [read]\n', '/data/set.yaml'))
     expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', context: { yamlPath: 'records[0].path[1]', line: 4 } })
-    expect((err as Error).message).toContain('part 1 (b) is not edf like part 0')
+    expect(err.message).toContain('part 1 (b) is not edf like part 0')
   })
 
   it('refuses a recording listed twice, whatever the ids, naming both places', () => {
@@ -146,10 +134,9 @@ export default { name: 'even', version: 1, async *transform(s) { yield* s },
       '      n: 3',
       '',
     ].join('\n'))
-    const err = await loadDataset(file).then(() => null, (e: unknown) => e as PipelineError)
-    expect(err).toBeInstanceOf(PipelineError)
-    expect(err!.code).toBe('E_CONFIG_VALUE')
-    expect(err!.toLine().split('\n')).toEqual([
+    const err = await pipelineRejection(loadDataset(file))
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.toLine().split('\n')).toEqual([
       `E_CONFIG_VALUE: ${file}: 8 problems:`,
       '  line 2 records[0].path: expected a recording path, or a list of the paths of its consecutive parts, found ["a",7,{"x":1}]',
       expect.stringMatching(/^  line 5 stages\[1\]: unknown stage "segmnt"; built-in stages: annotate, .*; a module of your own is named by a path starting with \.\/ or \/$/),
@@ -187,13 +174,7 @@ describe('a dataset over an earlier run', () => {
     expect(d.records).toEqual([])
     expect(d.stages.map((s) => [s.use, s.yamlPath])).toEqual([['read-run', 'input'], ['excerpt', 'stages[0]']])
     expect(d.stages[0].options).toEqual({ run: '/data/runs/demo', kinds: ['window', 'beat'] })
-    const err = (() => {
-      try {
-        parseDataset('input: {run: x, kinds: [Window]}\nstages: [excerpt]\n', '/data/over.yaml')
-      } catch (e) {
-        return e as PipelineError
-      }
-    })()
+    const err = thrown(() => parseDataset('input: {run: x, kinds: [Window]}\nstages: [excerpt]\n', '/data/over.yaml'))
     expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', context: { yamlPath: 'input.kinds[0]' } })
   })
 })

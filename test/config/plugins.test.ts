@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isStagePath, loadPluginStage, resolveStages } from '../../src/config/plugins.ts'
-import { PipelineError } from '../../src/core/errors.ts'
 import { BUILTIN_STAGES } from '../../src/stages/index.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
+import { pipelineRejection } from '../helpers/thrown.ts'
 
 const dataset = path.join(ROOT, 'pipelines/examples/custom-stages.yaml')
 
@@ -65,15 +65,14 @@ describe('stage plugins', () => {
   })
 
   it('checks every entry before failing, and lists each problem at its line', async () => {
-    const err = await resolveStages([
+    const err = await pipelineRejection(resolveStages([
       { use: 'segmnt', options: {}, yamlPath: 'stages[0]', line: 3 },
       { use: 'segment', options: { window: 'ten', partial: 1, every: 2 }, yamlPath: 'stages[1]', line: 4, optionLines: { window: 6, partial: 7, every: 8 } },
       { use: './none.ts', options: {}, yamlPath: 'stages[2]', line: 9 },
       { use: 'read', options: {}, yamlPath: 'stages[3]', line: 10 },
-    ], dataset, BUILTIN_STAGES).then(() => null, (e: unknown) => e as PipelineError)
-    expect(err).toBeInstanceOf(PipelineError)
-    expect(err!.code).toBe('E_STAGE_UNKNOWN')
-    expect(err!.message.split('\n')).toEqual([
+    ], dataset, BUILTIN_STAGES))
+    expect(err.code).toBe('E_STAGE_UNKNOWN')
+    expect(err.message.split('\n')).toEqual([
       '5 problems:',
       expect.stringMatching(/^  line 3 stages\[0\]: unknown stage "segmnt"; built-in stages: /),
       '  line 6 stages[1].options.window: Invalid input: expected number, received string, found "ten"',

@@ -3,18 +3,11 @@
 // early stop settling what is in flight.
 import { describe, expect, it } from 'vitest'
 import { createOrderedQueue, mapOrdered } from '../../src/core/map-ordered.ts'
-
-/** A promise and its resolvers, to finish work in any order the test wants. */
-function latch<T>() {
-  let resolve!: (v: T) => void
-  let reject!: (e: unknown) => void
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)))
-  return { promise, resolve, reject }
-}
+import { deferred, settle } from '../helpers/deferred.ts'
 
 describe('mapOrdered', () => {
   it('yields in source order whatever order the work finishes in, with at most `concurrency` in flight', async () => {
-    const latches = Array.from({ length: 6 }, () => latch<number>())
+    const latches = Array.from({ length: 6 }, () => deferred<number>())
     let inFlight = 0
     let peak = 0
     const called: number[] = []
@@ -29,7 +22,7 @@ describe('mapOrdered', () => {
     })()
     // Finish them backwards, a turn of the event loop apart.
     for (const i of [2, 1, 0, 5, 4, 3]) {
-      await new Promise((r) => setImmediate(r))
+      await settle()
       latches[i].resolve(i * 10)
     }
     await run
@@ -39,12 +32,12 @@ describe('mapOrdered', () => {
   })
 
   it('passes values returned directly through in order, behind the work before them', async () => {
-    const slow = latch<string>()
+    const slow = deferred<string>()
     const out: string[] = []
     const run = (async () => {
       for await (const r of mapOrdered(['a', 'b', 'c'], (v) => (v === 'a' ? slow.promise : v.toUpperCase()), { concurrency: 4 })) out.push(r)
     })()
-    await new Promise((r) => setImmediate(r))
+    await settle()
     expect(out).toEqual([])
     slow.resolve('A')
     await run
@@ -52,15 +45,21 @@ describe('mapOrdered', () => {
   })
 
   it('rejects with a failure at its turn, after the results before it, and settles the rest before it returns', async () => {
-    const later = latch<number>()
+    const later = deferred<number>()
     let settledLater = false
     later.promise.finally(() => (settledLater = true))
     const out: number[] = []
     const fn = (i: number) => (i === 1 ? Promise.reject(new Error('no 1')) : i === 2 ? later.promise : Promise.resolve(i))
+    let settledRun = false
     const run = (async () => {
       for await (const r of mapOrdered([0, 1, 2], fn, { concurrency: 3 })) out.push(r)
     })()
-    setTimeout(() => later.resolve(2), 20)
+    run.then(() => (settledRun = true), () => (settledRun = true))
+    // Item 1 has failed and item 2 is still in flight: the run waits for it before it rejects.
+    await settle()
+    expect(out).toEqual([0])
+    expect(settledRun).toBe(false)
+    later.resolve(2)
     await expect(run).rejects.toThrow('no 1')
     expect(out).toEqual([0])
     expect(settledLater).toBe(true) // in flight when the failure came: awaited, not abandoned

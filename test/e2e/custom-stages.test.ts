@@ -1,11 +1,11 @@
 // The runnable custom-stage example through the CLI, started both from a bundle built here the
 // way `npm ci` builds dist/cli.mjs, and from the TypeScript sources: TypeScript and JavaScript
 // plugins load either way.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { runCli } from '../helpers/child.ts'
+import { runCli, startNode } from '../helpers/child.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -24,12 +24,7 @@ describe('custom stages example', () => {
     const bundle = path.join(bundleDir, 'cli.mjs')
     onTestFinished(() => rmSync(bundleDir, { recursive: true, force: true }))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), bundle], { cwd: ROOT })
-    const a = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [bundle, 'run', dataset, '--out', fromBundle], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
-      let stderr = ''
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-      child.on('close', (code) => resolve({ code, stderr }))
-    })
+    const a = await startNode([bundle, 'run', dataset, '--out', fromBundle]).exit
     const b = await runCli(['run', dataset, '--out', fromSource], { env: { HOLTER_PIPELINE_FROM_SOURCE: '1' } })
     expect(a.code, a.stderr).toBe(0)
     expect(b.code, b.stderr).toBe(0)

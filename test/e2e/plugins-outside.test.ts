@@ -3,11 +3,11 @@
 // .ts stage (importing a .ts helper of its own), a .mts and a .mjs, each importing the package by
 // name, which nothing in that folder's node_modules chain provides. The real CLI runs there (as
 // cwd) from a bundle built here the way `npm ci` builds dist/cli.mjs, and from the sources.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, type Exit } from '../helpers/child.ts'
+import { runCli, startNode } from '../helpers/child.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -79,7 +79,7 @@ describe('stages in a folder of their own, outside the clone', () => {
   const bundle = path.join(bundleDir, 'cli.mjs')
   beforeAll(() => void execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), bundle], { cwd: ROOT }))
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }))
-  const fromBundle = (args: string[]) => runNode([bundle, ...args], work)
+  const fromBundle = (args: string[]) => startNode([bundle, ...args], { cwd: work }).exit
   const fromSource = (args: string[]) => runCli(args, { cwd: work, env: { HOLTER_PIPELINE_FROM_SOURCE: '1' } })
 
   it('loads and runs .ts, .mts and .mjs stages importing holter-pipeline, from the bundle and from the sources alike', async () => {
@@ -104,14 +104,3 @@ describe('stages in a folder of their own, outside the clone', () => {
     }
   })
 })
-
-function runNode(args: string[], cwd: string): Promise<Exit> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}

@@ -1,20 +1,16 @@
 // Issue 2, point 4: interrupt a run at any moment (SIGKILL, SIGTERM, SIGINT) and run the same
 // command again: the outputs hold exactly the lines of an uninterrupted run.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { linesOf, runCli, startCli, waitUntil } from '../helpers/child.ts'
+import { runOutputs as outputs } from '../helpers/run-outputs.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const work = tmpDir('hp-resume-')
 const dataset = path.join(work, 'samples.yaml')
 const samples = path.join(ROOT, 'samples/mitdb')
-
-/** Output files of a run, the order of their lines (order.bin) included (progress, checkpoints and manifest hold times and are compared apart). */
-function outputs(runDir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(runDir).filter((f) => (f.endsWith('.ndjson') && f !== 'progress.ndjson' && f !== 'checkpoints.ndjson') || f === 'order.bin').sort().map((f) => [f, readFileSync(path.join(runDir, f), f === 'order.bin' ? 'base64' : 'utf8')]))
-}
 
 const progress = (dir: string) => linesOf(path.join(dir, 'progress.ndjson'))
 const checkpoints = (dir: string) => linesOf(path.join(dir, 'checkpoints.ndjson'))

@@ -1,5 +1,6 @@
-// Runs the CLI in a child process, as a user would (`node bin/pipeline.js ...`), and lets a
-// test watch a run directory's files while it runs, to interrupt it at chosen moments.
+// Runs the CLI in a child process, as a user would (`node bin/pipeline.js ...`; startNode for
+// another entry point, such as a bundle built by the test), and lets a test watch a run
+// directory's files while it runs, to interrupt it at chosen moments.
 // Waiting: watchUntil wakes on the folder's change events (fs.watch); waitUntil polls, for
 // conditions that raise no event in this process (another process's state, a child's output
 // parsed as it comes). Their timeouts are hang guards that name what never happened, not the
@@ -27,15 +28,20 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv
 }
 
-/** Starts `pipeline <args>` (from the project root unless `cwd` is given). */
-export function startCli(args: string[], opts: CliOptions = {}): Started {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/pipeline.js'), ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/** Starts `node <args>` (a script and its arguments: the CLI, a bundle of it), from the project root unless `cwd` is given, its output collected. */
+export function startNode(args: string[], opts: CliOptions = {}): Started {
+  const child = spawn(process.execPath, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d))
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   const exit = new Promise<Exit>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
   return { child, exit }
+}
+
+/** Starts `pipeline <args>` (from the project root unless `cwd` is given). */
+export function startCli(args: string[], opts: CliOptions = {}): Started {
+  return startNode([path.join(ROOT, 'bin/pipeline.js'), ...args], opts)
 }
 
 /** Runs `pipeline <args>` to the end; never throws on a non-zero exit. */

@@ -1,4 +1,4 @@
-// The PipelineError a function throws (fails the test when it throws nothing or something else).
+// The error a function throws or a promise rejects with (fails the test when there is none).
 import { expect } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 
@@ -21,4 +21,11 @@ export async function rejection(p: Promise<unknown>): Promise<Error> {
     return err as Error
   }
   throw new Error('expected a rejection')
+}
+
+/** The PipelineError a promise rejects with (fails the test when it resolves or rejects with something else). */
+export async function pipelineRejection(p: Promise<unknown>): Promise<PipelineError> {
+  const err = await rejection(p)
+  expect(err).toBeInstanceOf(PipelineError)
+  return err as PipelineError
 }

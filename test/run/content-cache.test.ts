@@ -1,28 +1,13 @@
 // The content-addressed cache (src/run/content-cache.ts), unit layer on a real folder.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { createContentCache } from '../../src/run/content-cache.ts'
 import { hashConfig } from '../../src/run/config-hash.ts'
-import { rejection, thrown } from '../helpers/thrown.ts'
-import { tmpDir } from '../helpers/tmp.ts'
-
-/** Every file under `dir`, relative, with "/". */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort()
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  const err = await rejection(p)
-  expect(err).toBeInstanceOf(PipelineError)
-  return (err as PipelineError).code
-}
+import { pipelineRejection, rejection, thrown } from '../helpers/thrown.ts'
+import { filesUnder, tmpDir } from '../helpers/tmp.ts'
 
 describe('content cache', () => {
   it('keys a value by the sha256 of its canonical JSON: key order and undefined keys do not matter, values do', () => {
@@ -86,8 +71,8 @@ describe('content cache', () => {
   ])('refuses a key that is not a sha256 digest (%s) in get and put with E_USAGE, writing nothing', async (_, key) => {
     const dir = tmpDir('hp-cache-')
     const cache = createContentCache(dir, 'llm')
-    expect(await codeOf(cache.get(key))).toBe('E_USAGE')
-    expect(await codeOf(cache.put(key, 1))).toBe('E_USAGE')
+    expect((await pipelineRejection(cache.get(key))).code).toBe('E_USAGE')
+    expect((await pipelineRejection(cache.put(key, 1))).code).toBe('E_USAGE')
     expect(filesUnder(dir)).toEqual([])
   })
 

@@ -8,26 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Limiter, LimiterOptions } from '../../src/core/services.ts'
 import { createLimiter } from '../../src/run/limiter.ts'
 import { ROOT } from '../helpers/shared.ts'
+import { deferred, settle, type Deferred } from '../helpers/deferred.ts'
 import { rejection, thrown } from '../helpers/thrown.ts'
-
-interface Deferred<T> {
-  promise: Promise<T>
-  resolve(v: T): void
-  reject(e: unknown): void
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (v: T) => void
-  let reject!: (e: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
-
-/** Lets work already resolved (calls that returned, slots freed) settle before the clock moves. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** A limiter on a hand-driven clock, with calls that stay open until the test ends them. */
 function harness(o: LimiterOptions) {

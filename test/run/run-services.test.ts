@@ -3,18 +3,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { LimiterOptions } from '../../src/core/services.ts'
 import { createRunServices } from '../../src/run/run-services.ts'
+import { deferred } from '../helpers/deferred.ts'
 import { rejection, thrown } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
-
-function deferred<T>() {
-  let resolve!: (v: T) => void
-  let reject!: (e: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
 
 describe('run services', () => {
   it('limiter(name) is the same limiter for every caller of that name, and another one for another name', async () => {

@@ -10,6 +10,7 @@ import type { AnyItem, Item, SampleBlock } from '../../src/core/items.ts'
 import read from '../../src/stages/read.ts'
 import { probeRecord } from '../../src/readers/read-probe.ts'
 import { ROOT } from '../helpers/shared.ts'
+import { runOutputs } from '../helpers/run-outputs.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const noProbe = async (): Promise<RecordProbe> => ({ durationSec: 0, files: [] })
@@ -39,7 +40,6 @@ function source(n: number, opts: { before?: (recordId: string, i: number) => Pro
   })
 }
 
-const outputs = (dir: string) => Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.ndjson') && !['progress.ndjson', 'checkpoints.ndjson'].includes(f)).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]))
 
 describe('runner', () => {
   it('keeps the reader at most a few blocks ahead of a slow sink (backpressure)', async () => {
@@ -120,7 +120,7 @@ describe('runner', () => {
     const three = await run(3)
     expect(one.peak).toBe(1)
     expect(three.peak).toBe(3)
-    expect(outputs(three.dir)).toEqual(outputs(one.dir))
+    expect(runOutputs(three.dir)).toEqual(runOutputs(one.dir))
     const ticks = readFileSync(path.join(three.dir, 'tick.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).recordId)
     expect([...new Set(ticks)]).toEqual(ids)
     // With 3 at once the slow first record (a) ends after records that started later, yet the
@@ -190,7 +190,7 @@ describe('runner', () => {
 
     const clean = tmpDir()
     await runDataset(dataset(['a', 'b', 'c']), resolved(source(10), model), { runDir: clean, signal: new AbortController().signal, probe: noProbe })
-    expect(outputs(dir)).toEqual(outputs(clean))
+    expect(runOutputs(dir)).toEqual(runOutputs(clean))
   })
 
   it('refuses to mix results of a changed config unless told to restart', async () => {

@@ -1,32 +1,17 @@
 // One record's media store (src/sinks/media-store.ts), unit layer on a real run folder:
 // <runDir>/media/rec1 is the store's folder, item paths are relative to <runDir>.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
 import { createMediaStore } from '../../src/sinks/media-store.ts'
-import { rejection } from '../helpers/thrown.ts'
-import { tmpDir } from '../helpers/tmp.ts'
+import { pipelineRejection, rejection } from '../helpers/thrown.ts'
+import { filesUnder, tmpDir } from '../helpers/tmp.ts'
 
 function setup(signal: AbortSignal = new AbortController().signal) {
   const runDir = tmpDir('hp-media-')
   const dir = path.join(runDir, 'media', 'rec1')
   return { runDir, dir, store: createMediaStore({ runDir, dir, signal }) }
-}
-
-/** Every file under `root`, relative, with "/". */
-function filesUnder(root: string): string[] {
-  if (!existsSync(root)) return []
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort()
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  const err = await rejection(p)
-  expect(err).toBeInstanceOf(PipelineError)
-  return (err as PipelineError).code
 }
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s))
@@ -49,29 +34,38 @@ describe('media store', () => {
     const err = await rejection(store.write('x/clip.png', bytes('data')))
     expect(err.name).toBe('AbortError')
     expect(filesUnder(runDir)).toEqual([])
+
+    // Aborted half way, once the partial file holds some of the bytes (writeFile looks at the
+    // signal before each 512 KiB chunk): the partial file is removed too.
+    let reads = 0
+    const midway = { get aborted() { return ++reads > 1 }, reason: new DOMException('aborted', 'AbortError'), throwIfAborted() {}, addEventListener() {}, removeEventListener() {} } as unknown as AbortSignal
+    const late = setup(midway)
+    const half = await rejection(late.store.write('clip.png', new Uint8Array(4 << 20)))
+    expect(half.name).toBe('AbortError')
+    expect(filesUnder(late.runDir)).toEqual([])
   })
 
-  it('append(): bytes are in the file as soon as write() resolves; offset and flushed count them; close() ends it', async () => {
+  it('append(): bytes are in the file as soon as write() resolves; offset counts them; close() ends it', async () => {
     const { dir, store } = setup()
     const file = path.join(dir, 'text', 'rec1.txt')
     mkdirSync(path.dirname(file), { recursive: true })
     writeFileSync(file, 'left by an interrupted attempt\n')
     const out = await store.append('text/rec1.txt')
     expect(out.path).toBe('media/rec1/text/rec1.txt')
-    expect([out.offset, out.flushed]).toEqual([0, 0])
+    expect(out.offset).toBe(0)
     expect(readFileSync(file, 'utf8')).toBe('') // what an interrupted attempt left is cut off
     const reused = bytes('first\n')
     await out.write(reused)
     reused.fill(0x21) // the caller may reuse its buffer at once
     expect(readFileSync(file, 'utf8')).toBe('first\n')
-    expect([out.offset, out.flushed]).toEqual([6, 6])
+    expect(out.offset).toBe(6)
     await out.write(bytes('second\n'))
     expect((await store.read(out.path, { offset: 6, bytes: 7 })).toString()).toBe('second\n')
     await out.close()
-    expect([out.offset, out.flushed]).toEqual([13, 13])
+    expect(out.offset).toBe(13)
     expect(readFileSync(file, 'utf8')).toBe('first\nsecond\n')
     // A second append would truncate what the first one's items name.
-    expect(await codeOf(store.append('text/rec1.txt'))).toBe('E_STAGE_OUTPUT')
+    expect((await pipelineRejection(store.append('text/rec1.txt'))).code).toBe('E_STAGE_OUTPUT')
     expect(readFileSync(file, 'utf8')).toBe('first\nsecond\n')
   })
 
@@ -101,8 +95,8 @@ describe('media store', () => {
     // A file it did not write (another record's, an input run's) is refused and left alone.
     mkdirSync(path.join(runDir, 'media', 'rec2'), { recursive: true })
     writeFileSync(path.join(runDir, 'media', 'rec2', 'c.png'), 'c')
-    expect(await codeOf(store.remove('media/rec2/c.png'))).toBe('E_STAGE_OUTPUT')
-    expect(await codeOf(store.remove(p))).toBe('E_STAGE_OUTPUT') // already removed: no longer its own
+    expect((await pipelineRejection(store.remove('media/rec2/c.png'))).code).toBe('E_STAGE_OUTPUT')
+    expect((await pipelineRejection(store.remove(p))).code).toBe('E_STAGE_OUTPUT') // already removed: no longer its own
     expect(filesUnder(runDir)).toEqual(['media/rec1/b.png', 'media/rec2/c.png'])
   })
 
@@ -146,9 +140,9 @@ describe('media store', () => {
     'refuses %j, which is not a file inside the folder, with E_STAGE_OUTPUT in write, append and reserve, making nothing',
     async (rel) => {
       const { runDir, store } = setup()
-      expect(await codeOf(store.write(rel, bytes('x')))).toBe('E_STAGE_OUTPUT')
-      expect(await codeOf(store.append(rel))).toBe('E_STAGE_OUTPUT')
-      expect(await codeOf(store.reserve(rel))).toBe('E_STAGE_OUTPUT')
+      expect((await pipelineRejection(store.write(rel, bytes('x')))).code).toBe('E_STAGE_OUTPUT')
+      expect((await pipelineRejection(store.append(rel))).code).toBe('E_STAGE_OUTPUT')
+      expect((await pipelineRejection(store.reserve(rel))).code).toBe('E_STAGE_OUTPUT')
       expect(filesUnder(runDir)).toEqual([])
       expect(existsSync(path.join(runDir, 'media'))).toBe(false)
     },
@@ -182,7 +176,7 @@ describe('media store', () => {
 
     await store.discardAll()
     expect(filesUnder(runDir)).toEqual(['media/rec1/not-ours.txt'])
-    expect(await codeOf(open.write(bytes('more')))).toBe('E_INTERNAL') // it was closed
+    expect((await pipelineRejection(open.write(bytes('more')))).code).toBe('E_INTERNAL') // it was closed
     expect(filesUnder(runDir)).toEqual(['media/rec1/not-ours.txt'])
   })
 })

@@ -7,6 +7,7 @@ import { createQrsDetector } from '../../src/dsp/qrs-detector.ts'
 import { runStage } from '../helpers/stage-context.ts'
 import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
 import { ROOT } from '../helpers/shared.ts'
+import { pipelineRejection } from '../helpers/thrown.ts'
 
 const file = path.join(ROOT, 'samples/mitdb/100')
 const beatsOf = (items: Item[]) => items.filter((i): i is BeatItem => i.kind === 'beat')
@@ -28,7 +29,7 @@ describe('detect stage', () => {
     // Every item passes through, and each beat comes after the block holding its sample; the
     // watermarks passed on hold for the late beats, and follow the signal.
     expect(withoutWatermarks(out.filter((i) => i.kind !== 'beat'))).toEqual(withoutWatermarks(items))
-    const marks = watermarkViolations(out)
+    const marks = watermarkViolations(out, items)
     expect(marks.violations).toEqual([])
     expect(marks.watermarks).toBeGreaterThan(100)
     expect(marks.last).toBe(concatLead(items, 0).length)
@@ -50,7 +51,7 @@ describe('detect stage', () => {
     const v5 = beatsOf((await runStage(detect, items, { options: { lead: 'V5' } })).items)
     expect(v5[0].lead).toBe('V5')
     expect(v5.length).toBeGreaterThan(2200)
-    const err = await runStage(detect, items, { options: { lead: 'V1' } }).then(() => null, (e: unknown) => e)
+    const err = await pipelineRejection(runStage(detect, items, { options: { lead: 'V1' } }))
     expect(err).toMatchObject({ code: 'E_CONFIG_VALUE', message: expect.stringContaining('lead "V1" is not among the record\'s leads [MLII, V5]') })
   }, 30_000)
 
@@ -68,9 +69,9 @@ describe('detect stage', () => {
     // Blocks out of order: the detector refuses them, inside the worker.
     const bad = [blocks[1], blocks[0]]
     for (const thread of [false, true]) {
-      const err = await runStage(detect, bad, { options: { thread } }).then(() => null, (e: unknown) => e)
+      const err = await pipelineRejection(runStage(detect, bad, { options: { thread } }))
       expect(err, `thread: ${thread}`).toMatchObject({ code: 'E_INTERNAL', message: expect.stringMatching(/^detect: (QRS detector|beat classifier): .*block starts at sample 0/) })
-      expect((err as Error).cause).toBeInstanceOf(Error)
+      expect(err.cause).toBeInstanceOf(Error)
     }
   }, 60_000)
 
@@ -114,13 +115,13 @@ describe('detect stage', () => {
       cut.push(it)
     }
     const out = (await runStage(detect, cut)).items
-    expect(watermarkViolations(out).violations).toEqual([])
+    expect(watermarkViolations(out, cut).violations).toEqual([])
     const beats = beatsOf(out)
     expect(beats.every((b, i) => b.sample >= 0 && (i === 0 || b.sample > beats[i - 1].sample))).toBe(true)
     // Segments of 6 s still hold nearly all of the record's beats (about 2,270 without gaps).
     expect(beats.length).toBeGreaterThan(0.9 * beatsOf((await runStage(detect, items)).items).length)
     const threaded = (await runStage(detect, cut, { options: { thread: true } })).items
-    expect(watermarkViolations(threaded).violations).toEqual([])
+    expect(watermarkViolations(threaded, cut).violations).toEqual([])
     expect(beatsOf(threaded)).toEqual(beats)
   }, 60_000)
 })

@@ -22,7 +22,7 @@ describe('excerpt stage', () => {
     const input = await annotated208
     const { items } = await runStage(excerpt, input, { record: spec208, options: { set: 'pvc', around: { labels: ['V'], padSec: [2, 3], minGapSec: 60, max: 5 } } })
     expect(withoutWatermarks(items.filter((i) => i.kind !== 'excerpt'))).toEqual(withoutWatermarks(input))
-    expect(watermarkViolations(items).violations).toEqual([])
+    expect(watermarkViolations(items, input).violations).toEqual([])
     const vs = input.filter((i) => i.kind === 'beat' && i.source === 'reference' && i.label === 'V') as { sample: number; timeMs: number }[]
     const chosen: typeof vs = []
     for (const v of vs) if (chosen.length < 5 && (!chosen.length || v.sample - chosen.at(-1)!.sample >= 60 * 360)) chosen.push(v)

@@ -9,6 +9,7 @@ import { PipelineError } from '../../src/core/errors.ts'
 import { describeEdf } from '../../src/commands/info-edf.ts'
 import { readRecord, readUntilError, recordSpec, recordingOf } from '../helpers/read-record.ts'
 import { tmpDir } from '../helpers/tmp.ts'
+import { pipelineRejection } from '../helpers/thrown.ts'
 import { ecgLike, writeEdfFixture, type FixtureSignal } from '../commands/edf-fixture.ts'
 
 const FS = 200
@@ -25,12 +26,12 @@ describe('read stage: EDF checks shared with pipeline info', () => {
     const bytes = readFileSync(file)
     bytes.write('199     ', 256 + 2 * (16 + 80 + 8 + 8 + 8 + 8 + 8 + 80), 'latin1')
     writeFileSync(file, bytes)
-    const info = await describeEdf(file).then(() => null, (e: unknown) => e)
+    const info = await pipelineRejection(describeEdf(file))
     expect(info).toMatchObject({ code: 'E_EDF_ANNOTATION' })
     for (const annotations of [false, true]) {
       const { items, error } = await readUntilError(recordSpec(file), { annotations })
       expect(error).toBeInstanceOf(PipelineError)
-      expect(error).toMatchObject({ code: 'E_EDF_ANNOTATION', message: (info as Error).message, context: { file, dataRecord: 0 } })
+      expect(error).toMatchObject({ code: 'E_EDF_ANNOTATION', message: info.message, context: { file, dataRecord: 0 } })
       expect(items.filter((i) => i.kind === 'block')).toEqual([])
     }
   })

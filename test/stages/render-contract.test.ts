@@ -12,7 +12,7 @@ import renderStrip from '../../src/stages/render-strip.ts'
 import renderVideo from '../../src/stages/render-video.ts'
 import { decodePng } from '../../src/render/png.ts'
 import { renderInput } from '../helpers/render-input.ts'
-import { testContext } from '../helpers/stage-context.ts'
+import { runStage, testContext } from '../helpers/stage-context.ts'
 import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -37,7 +37,8 @@ async function eachRender(stage: Stage<any>, options: unknown, input: Item[], ch
 
 describe.runIf(HAVE)('render items name complete files', () => {
   it('text, png and mp4 (whole and clips): readable, whole, when their item comes', async () => {
-    const input = (await runStage208())
+    const options = { set: 'pvc', around: { labels: ['V'], padSec: 3, minGapSec: 15 } }
+    const { items: input } = await runStage(excerpt, await renderInput('208', 90), { record, options })
     const text = await eachRender(renderText, { excerpts: 'pvc' }, input, (r, dir) => {
       const bytes = readFileSync(path.join(dir, r.path))
       expect(bytes.length).toBeGreaterThanOrEqual((r.offset as number) + r.bytes)
@@ -60,14 +61,3 @@ describe.runIf(HAVE)('render items name complete files', () => {
     expect(mp4).toBeGreaterThan(3) // parts of 15 frames and the clips
   }, 120_000)
 })
-
-async function runStage208(): Promise<Item[]> {
-  const input = await renderInput('208', 90)
-  const ctx = testContext(excerpt, { set: 'pvc', around: { labels: ['V'], padSec: 3, minGapSec: 15 } }, record, [])
-  async function* source() {
-    yield* input
-  }
-  const out: Item[] = []
-  for await (const item of excerpt.transform(source(), ctx)) out.push(item as Item)
-  return out
-}

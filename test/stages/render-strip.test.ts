@@ -15,9 +15,8 @@ import { readRecord, recordSpec } from '../helpers/read-record.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 import annotate from '../../src/stages/annotate.ts'
-import { rejection } from '../helpers/thrown.ts'
+import { pipelineRejection as rejected } from '../helpers/thrown.ts'
 import { runStage, testContext } from '../helpers/stage-context.ts'
-import { PipelineError } from '../../src/core/errors.ts'
 
 const input = await renderInput('100', 60)
 const windows = input.filter((i): i is WindowItem => i.kind === 'window')
@@ -31,7 +30,7 @@ describe('render-strip', () => {
     expect(renders.map((r) => r.windowIndex)).toEqual([0, 1, 2, 3, 4, 5])
     // Every input item passes through, in order, with the render items added, and the watermarks hold.
     expect(withoutWatermarks(items.filter((i) => i.kind !== 'render'))).toEqual(withoutWatermarks(input))
-    expect(watermarkViolations(items).violations).toEqual([])
+    expect(watermarkViolations(items, input).violations).toEqual([])
     expect(renders.map((r) => [r.id, r.from])).toEqual(windows.map((w, k) => [`rec:strips/w${String(k).padStart(6, '0')}.png`, [w.id]]))
     const ctx = testContext(renderStrip, {}, { id: 'rec', path: 'none', format: 'wfdb', annotator: false, annotatorExplicit: false }, [])
     const size = stripSize(10, 2, DEFAULT_STRIP_OPTIONS)
@@ -81,22 +80,16 @@ describe('render-strip', () => {
     const blocks = input.filter((i: Item) => i.kind !== 'window')
     const noSegment = await rejected(runStage(renderStrip, blocks))
     expect(noSegment).toMatchObject({ code: 'E_CONFIG_VALUE' })
-    expect(String((noSegment as Error).message)).toContain('put a segment stage before it')
+    expect(noSegment.message).toContain('put a segment stage before it')
   }, 60_000)
 })
-
-async function rejected(p: Promise<unknown>): Promise<PipelineError> {
-  const err = await rejection(p)
-  expect(err).toBeInstanceOf(PipelineError)
-  return err as PipelineError
-}
 
 describe('render-strip excerpts', () => {
   it('draws each excerpt of its sets: padSec either side of each reference V of record 208, at least minGapSec apart, equal to the strip of the same samples', async () => {
     const input208 = await renderInput('208', 120)
     const excerpted = await runStage(excerpt, input208, { options: { set: 'ev', around: { labels: ['V'], padSec: 5, minGapSec: 10 } } })
     const { items } = await runStage(renderStrip, excerpted.items, { options: { windows: false, excerpts: 'ev' } })
-    expect(watermarkViolations(items).violations).toEqual([])
+    expect(watermarkViolations(items, excerpted.items).violations).toEqual([])
     const renders = items.filter((i): i is RenderItem => i.kind === 'render')
     // The reference Vs, thinned to one per 10 s.
     const vs = input208.filter((i): i is BeatItem => i.kind === 'beat' && (i as BeatItem).source === 'reference' && (i as BeatItem).label === 'V')

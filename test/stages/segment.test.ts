@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import segment from '../../src/stages/segment.ts'
 import type { Item, SampleBlock, WindowItem } from '../../src/core/items.ts'
-import { PipelineError } from '../../src/core/errors.ts'
+import { pipelineRejection, thrown } from '../helpers/thrown.ts'
 import { runStage } from '../helpers/stage-context.ts'
 
 const FS = 100
@@ -47,10 +47,9 @@ describe('segment stage', () => {
   it('refuses a window or step under one sample period at the record\'s rate, naming the option, the rate and the smallest value', async () => {
     const at360 = (n: number): SampleBlock => ({ ...block(0, n), fs: 360 })
     for (const [options, field, found] of [[{ window: 0.001 }, 'window', 0.001], [{ window: 10, step: 0.001 }, 'step', 0.001], [{ window: 0.002 }, 'window', 0.002]] as const) {
-      const error = await runStage(segment, [at360(3600)], { options }).then(() => null, (e: unknown) => e)
-      expect(error).toBeInstanceOf(PipelineError)
+      const error = await pipelineRejection(runStage(segment, [at360(3600)], { options }))
       expect(error).toMatchObject({ code: 'E_CONFIG_VALUE', context: { field, fs: 360, min: 0.002778 } })
-      expect((error as Error).message).toBe(`segment option ${field}: expected at least one sample period at the record's 360 Hz (${field} >= 0.002778 s), found ${found} s (${Math.round(found * 360 * 1000) / 1000} samples); set ${field} to 0.002778 s or more`)
+      expect(error.message).toBe(`segment option ${field}: expected at least one sample period at the record's 360 Hz (${field} >= 0.002778 s), found ${found} s (${Math.round(found * 360 * 1000) / 1000} samples); set ${field} to 0.002778 s or more`)
     }
     // One sample period is enough: one-sample windows, one sample apart.
     const w = windows((await runStage(segment, [at360(5)], { options: { window: 1 / 360, step: 0.002778 } })).items)
@@ -59,13 +58,8 @@ describe('segment stage', () => {
 
   it('rejects unknown and invalid options with the YAML path', async () => {
     expect(() => segment.parseOptions!({ windw: 10 }, { file: 'd.yaml', yamlPath: 'stages[1].options' })).toThrow(/unknown option "windw".*window, step, partial/)
-    try {
-      segment.parseOptions!({ window: -1 }, { file: 'd.yaml', yamlPath: 'stages[1].options' })
-      expect.unreachable()
-    } catch (err) {
-      expect(err).toBeInstanceOf(PipelineError)
-      expect((err as PipelineError).code).toBe('E_CONFIG_VALUE')
-      expect((err as PipelineError).context.yamlPath).toBe('stages[1].options.window')
-    }
+    const err = thrown(() => segment.parseOptions!({ window: -1 }, { file: 'd.yaml', yamlPath: 'stages[1].options' }))
+    expect(err.code).toBe('E_CONFIG_VALUE')
+    expect(err.context.yamlPath).toBe('stages[1].options.window')
   })
 })

@@ -5,10 +5,10 @@ import { copyFileSync, mkdtempSync, rmSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { readEdfHeaderFromFile } from '../../src/formats/edf-file.ts'
-import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec, recordingOf } from '../helpers/read-record.ts'
-import { runCli, type Exit as CliResult } from '../helpers/child.ts'
-import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { readEdfHeaderFromFile } from '../../../src/formats/edf-file.ts'
+import { annotationsOf, blocksOf, concatLead, readRecord, recordSpec, recordingOf } from '../../helpers/read-record.ts'
+import { runCli, type Exit as CliResult } from '../../helpers/child.ts'
+import { describeShared, sharedPath } from '../../helpers/shared.ts'
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'convert-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

@@ -2,9 +2,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../helpers/child.ts'
-import { ROOT, describeShared, sharedPath } from '../helpers/shared.ts'
-import { tmpDir } from '../helpers/tmp.ts'
+import { runCli } from '../../helpers/child.ts'
+import { ROOT, describeShared, sharedPath } from '../../helpers/shared.ts'
+import { tmpDir } from '../../helpers/tmp.ts'
 
 const sample = (rel: string) => path.join(ROOT, 'samples', rel)
 const parse = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as { sample: number; timeMs: number; label: string; rrMs: number | null })

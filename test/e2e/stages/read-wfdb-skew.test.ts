@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { blocksOf, concatLead, readRecord, recordSpec } from '../helpers/read-record.ts'
-import { runCli } from '../helpers/child.ts'
+import { blocksOf, concatLead, readRecord, recordSpec } from '../../helpers/read-record.ts'
+import { runCli } from '../../helpers/child.ts'
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hp-skew-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

@@ -3,10 +3,10 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { decodePng } from '../../src/render/png.ts'
-import { runCli } from '../helpers/child.ts'
-import { probeVideo, skipWithoutFfmpeg } from '../helpers/ffprobe.ts'
-import { tmpDir } from '../helpers/tmp.ts'
+import { decodePng } from '../../../src/render/png.ts'
+import { runCli } from '../../helpers/child.ts'
+import { probeVideo, skipWithoutFfmpeg } from '../../helpers/ffprobe.ts'
+import { tmpDir } from '../../helpers/tmp.ts'
 
 const HAVE = !skipWithoutFfmpeg() // skips (with a warning) without ffmpeg and ffprobe, except under CI
 
