@@ -13,6 +13,7 @@ import info from './cli/info.ts'
 import convert from './cli/convert.ts'
 import beats from './cli/beats.ts'
 import render from './cli/render.ts'
+import qa from './cli/qa.ts'
 
 const controller = new AbortController()
 let signals = 0
@@ -35,7 +36,7 @@ const verbose = process.argv.includes('--verbose')
 
 // One module per command (src/cli/<name>.ts), each loading its implementation only when run.
 // The element type is any: each command's handler is typed by its own builder.
-const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render]
+const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render, qa]
 
 async function main(): Promise<number> {
   let code = 0
@@ -45,13 +46,16 @@ async function main(): Promise<number> {
     .scriptName('pipeline')
     .usage('$0 <command> [options]')
     .option('verbose', { type: 'boolean', describe: 'print stack traces and causes of errors' })
-  for (const c of COMMANDS) {
-    y = y.command(c.command, c.describe, c.builder, async (a) => {
+  const register = (into: Argv, c: CliCommand<any>): Argv => {
+    if (!c.subcommands) return into.command(c.command, c.describe, c.builder, async (a) => {
       code = await c.handler(a, env)
     })
+    const names = c.subcommands.map((s) => s.command.split(' ')[0]).join(', ')
+    return into.command(c.command.split(' ')[0], c.describe, (sub) => c.subcommands!.reduce(register, c.builder(sub)).demandCommand(1, `name an action: ${names}`))
   }
+  for (const c of COMMANDS) y = register(y, c)
   await y
-    .demandCommand(1, 'name a command: run, tail, info, convert, beats or render')
+    .demandCommand(1, 'name a command: run, tail, info, convert, beats, render or qa')
     .strict()
     .version(TOOL.version)
     .fail((msg, err) => {

@@ -20,6 +20,8 @@ export interface CliCommand<A> {
   describe: string
   builder: (y: Argv) => Argv<A>
   handler: (args: ArgumentsCamelCase<A>, env: CliEnv) => Promise<number>
+  /** Actions under this command (`pipeline qa export ...`): each a command of its own. */
+  subcommands?: CliCommand<any>[]
 }
 
 /** Identity helper that types a command's handler from its builder. */
