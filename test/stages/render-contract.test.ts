@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Item, RenderItem } from '../../src/core/items.ts'
+import type { ExcerptItem, Item, RenderItem } from '../../src/core/items.ts'
 import type { Stage } from '../../src/core/stage.ts'
 import excerpt from '../../src/stages/excerpt.ts'
 import renderText from '../../src/stages/render-text.ts'
@@ -59,5 +59,28 @@ describe.runIf(HAVE)('render items name complete files', () => {
     expect(text).toBeGreaterThan(9) // 9 windows and the excerpts
     expect(png).toBeGreaterThan(9)
     expect(mp4).toBeGreaterThan(3) // parts of 15 frames and the clips
+  }, 120_000)
+})
+
+describe('render items of excerpt tiles name complete files', () => {
+  it('png tiles (render-strip excerptTileSec): each readable and whole when its item comes, the tiles of an excerpt in order', async () => {
+    const options = { set: 'pvc', around: { labels: ['V'], padSec: 3, minGapSec: 15 } }
+    const { items: input } = await runStage(excerpt, await renderInput('208', 90), { record, options })
+    const spans = input.filter((i) => i.kind === 'excerpt').map((x) => (x as ExcerptItem).endSample - (x as ExcerptItem).startSample)
+    const seen: RenderItem[] = []
+    const tiles = await eachRender(renderStrip, { windows: false, excerpts: 'pvc', excerptTileSec: 2.5, threads: 2 }, input, (r, dir) => {
+      const file = path.join(dir, r.path)
+      expect(statSync(file).size).toBe(r.bytes)
+      expect(existsSync(`${file}.partial`)).toBe(false)
+      expect(decodePng(readFileSync(file)).width).toBe(r.width)
+      const before = seen.at(-1)
+      // The next tile of the same excerpt, or the first of the next one once the last came.
+      if (before && before.tile !== (before.tiles as number) - 1) expect([r.of, r.tile, r.startSample]).toEqual([before.of, (before.tile as number) + 1, before.endSample])
+      else expect(r.tile).toBe(0)
+      seen.push(r)
+    })
+    expect(spans.length).toBeGreaterThan(2)
+    expect(tiles).toBe(spans.reduce((n, s) => n + Math.ceil(s / 900), 0)) // 6 s (less at the record's edges) in tiles of 900 samples
+    expect(spans.filter((s) => s === 2160)).toHaveLength(spans.length - 1) // all but one clipped at the record's start: 2.5, 2.5 and 1 s
   }, 120_000)
 })
