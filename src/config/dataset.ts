@@ -80,7 +80,7 @@ function inspectDataset(text: string, file: string): Inspected {
   const records = normalizeRecords(recordsToCheck(top.records), dir, file, lineAt)
   problems.push(...records.problems)
   const input = parsed.success && parsed.data.input ? { run: path.resolve(dir, parsed.data.input.run), kinds: parsed.data.input.kinds } : undefined
-  if (top.records === undefined && top.input === undefined) problems.push(new PipelineError('E_CONFIG_VALUE', 'required records are missing: list the recordings to read (records: [{path: ...}]), or name an earlier run to read instead (input: {run: <dir>, kinds: [window, beat]})', { file, yamlPath: 'records' }))
+  if (top.records === undefined && top.input === undefined) problems.push(new PipelineError('E_CONFIG_VALUE', 'required records are missing: list the recordings to read (records: [{path: ...}], or by pattern: records: {glob: data/mitdb/*.hea}), or name an earlier run to read instead (input: {run: <dir>, kinds: [window, beat]})', { file, yamlPath: 'records' }))
   if (top.records !== undefined && top.input !== undefined) problems.push(new PipelineError('E_CONFIG_VALUE', 'give records or input, not both: a run over an earlier run reads that run\'s records', { file, yamlPath: 'input', line: lineAt(['input']) }))
   const listed = wellFormed(top.stages, stageEntry).map(({ value: s, index: i }): StageEntry => {
     const entry = typeof s === 'string' ? { use: s, options: {} } : { use: s.use, options: s.options ?? {} }

@@ -15,7 +15,7 @@ export interface RecordSpec {
   annotator: string | false
   /** True when the dataset named the annotator (a missing file is then worth a warning). */
   annotatorExplicit: boolean
-  patient?: { age?: number; sex?: 'M' | 'F'; history?: string }
+  patient?: { id?: string; age?: number; sex?: 'M' | 'F'; history?: string }
 }
 
 /** A file a record is read from, as the run manifest keeps it to tell a changed input on resume. */

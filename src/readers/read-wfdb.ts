@@ -64,7 +64,9 @@ export async function* readWfdbItems(spec: RecordSpec, opts: ReadOptions, ctx: R
     const fs = header.fs
     const labels = leads.map((i) => header.signals[i].label)
     for (const i of leads) if (!header.signals[i].unitsKnown) ctx.warn('W_UNIT', `signal "${header.signals[i].label}": unit "${header.signals[i].units}" is not a voltage unit known to the reader; its values are kept unconverted`)
-    const patient = spec.patient ?? (header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined)
+    // The dataset's patient fields win; the header's age and sex fill what it leaves out.
+    const fromHeader = header.age !== undefined || header.sex !== undefined ? { age: header.age, sex: header.sex } : undefined
+    const patient = fromHeader || spec.patient ? { ...fromHeader, ...spec.patient } : undefined
     yield {
       kind: 'recording', recordId: spec.id, format: 'WFDB', file: spec.source ?? rec.headerPath, startTime: wfdbStartTime(header), fs,
       durationSec: total / fs, totalSamples: total, labels, units: 'mV', ...(patient ? { patient } : {}),

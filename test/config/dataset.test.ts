@@ -152,7 +152,7 @@ export default { name: 'even', version: 1, async *transform(s) { yield* s },
   it('lists allowed keys at any path of the schema', () => {
     expect(allowedKeys([])).toEqual(['name', 'out', 'concurrency', 'records', 'input', 'cache', 'stages', 'output'])
     expect(allowedKeys(['input'])).toEqual(['run', 'kinds'])
-    expect(allowedKeys(['records', 0, 'patient'])).toEqual(['age', 'sex', 'history'])
+    expect(allowedKeys(['records', 0, 'patient'])).toEqual(['id', 'age', 'sex', 'history'])
   })
 
   it('reports a missing dataset file', async () => {
