@@ -1,0 +1,81 @@
+// What the audit's train-based answerers learn from a train split (docs/qa-checks.md): per
+// closed task, the correct letter by option count, yes/no for free-text presence, how often each
+// option text is the correct answer and how often a distractor; per open numeric task, the gold
+// numbers. Option texts are compared trimmed and lower-cased. Pure.
+import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from './holtercare-format.ts'
+import { parseCountAnswer, parseTimestampAnswer } from './audit-numbers.ts'
+
+/** A closed item as the answerers see it: option texts (null: free-text yes/no) and the gold. */
+export interface ClosedQuestion {
+  task: TaskType
+  question: string
+  options: string[] | null
+  /** Index of the correct option, or yes/no for a free-text presence item. */
+  gold: number | 'yes' | 'no'
+}
+
+/** The closed question of an item, or null when its options or answer do not parse. */
+export function closedQuestion(item: HoltercareItem): ClosedQuestion | null {
+  const { question, answer } = item.qa_pair
+  const split = splitOptions(question)
+  if (!split) {
+    if (item.task_type !== 'closed_presence') return null
+    const yn = /^(yes|no)\b/i.exec(answer.trim())
+    return yn ? { task: item.task_type, question, options: null, gold: yn[1].toLowerCase() as 'yes' | 'no' } : null
+  }
+  const a = splitAnswer(answer)
+  const gold = a ? split.options.findIndex((o) => o.letter === a.letter) : -1
+  return gold < 0 ? null : { task: item.task_type, question, options: split.options.map((o) => o.text), gold }
+}
+
+export const normText = (s: string) => s.trim().toLowerCase()
+
+/** What the train split says. */
+export interface Priors {
+  /** Correct-letter counts by `task/optionCount`. */
+  letters: Map<string, Map<string, number>>
+  yesNo: { yes: number; no: number }
+  /** Per task: how often a normalised option text is correct, and how often a distractor. */
+  correct: Map<TaskType, Map<string, number>>
+  distractor: Map<TaskType, Map<string, number>>
+  /** Per open numeric task: the parsed gold numbers. */
+  numbers: Map<TaskType, number[]>
+  items: number
+}
+
+/** Parses the gold number of an open numeric task, or null (other tasks: null). */
+export function openNumber(item: HoltercareItem): number | null {
+  if (item.task_type === 'open_event_counting') return parseCountAnswer(item.qa_pair.answer)
+  if (item.task_type === 'open_HR_extremum_timing') return parseTimestampAnswer(item.qa_pair.answer)
+  return null
+}
+
+export const OPEN_NUMERIC_TASKS = ['open_event_counting', 'open_HR_extremum_timing'] as const
+
+/** Learns the priors from train items. */
+export function learnPriors(train: readonly HoltercareItem[]): Priors {
+  const p: Priors = { letters: new Map(), yesNo: { yes: 0, no: 0 }, correct: new Map(), distractor: new Map(), numbers: new Map(), items: train.length }
+  const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1)
+  const sub = <K, V>(m: Map<K, V>, k: K, make: () => V) => m.get(k) ?? m.set(k, make()).get(k)!
+  for (const item of train) {
+    const n = openNumber(item)
+    if (n !== null) sub(p.numbers, item.task_type, () => [] as number[]).push(n)
+    if (!item.task_type.startsWith('closed_')) continue
+    const q = closedQuestion(item)
+    if (!q) continue
+    if (q.options === null) {
+      p.yesNo[q.gold as 'yes' | 'no']++
+      continue
+    }
+    bump(sub(p.letters, `${q.task}/${q.options.length}`, () => new Map<string, number>()), LETTERS[q.gold as number])
+    q.options.forEach((t, i) => bump(sub(i === q.gold ? p.correct : p.distractor, q.task, () => new Map<string, number>()), normText(t)))
+  }
+  return p
+}
+
+/** The most frequent key of a count map (ties: the first in `order`), or null when empty. */
+export function mostFrequent(counts: Map<string, number> | undefined, order: readonly string[]): string | null {
+  let best: string | null = null
+  for (const k of order) if ((counts?.get(k) ?? 0) > 0 && (best === null || counts!.get(k)! > counts!.get(best)!)) best = k
+  return best
+}
