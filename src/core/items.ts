@@ -223,6 +223,61 @@ export interface SummaryItem {
   [field: string]: unknown
 }
 
+/** The structured gold of a QA item (src/qa/draft.ts makes it): what scoring reads instead of the answer's sentence. */
+export interface QaGold {
+  /** The answer as a value: a count, a timestamp (ms), "yes"/"no", a diagnosis. */
+  value?: number | string
+  /** Closed tasks: the option texts in letter order and the index of the right one. */
+  choices?: string[]
+  correct?: number
+  /** Event times in record ms, in time order (event timing). */
+  timestampsMs?: number[]
+  /** Findings present (diagnosis), by vocabulary name. */
+  labels?: string[]
+  /** The event asked about. */
+  event?: string
+  extremum?: 'fastest' | 'slowest'
+  /** The averaged heart rate at the extreme (bpm). */
+  bpm?: number
+  /** Report figures (report tasks). */
+  figures?: Record<string, unknown>
+  /** The samples of the beats the answer rests on. */
+  evidenceBeats: number[]
+  /** How the options were made: a group sharing one option set, a yes/no pair, or beats shifted around the truth at `rank`. */
+  design?: { distractors: 'group' | 'pair' | 'shift'; group?: string; rank?: number }
+}
+
+/** What a model is given for a QA item, per modality, with the sizes a model's budget is checked against. */
+export interface QaInputs {
+  text?: { path: string; offset: number; bytes: number; tokens: number; fs: number; leads: string[]; values: number }
+  images?: { paths: string[]; count: number; pixels: number; width: number; height: number }
+  video?: { path: string; bytes: number; frames: number; fps: number; seconds: number; width: number; height: number }
+}
+
+/** A benchmark question about one excerpt (the qa stage; docs/qa.md). */
+export interface QaItem {
+  kind: 'qa'
+  /** `<excerptId>:<task_type>:<k>`. */
+  id: string
+  recordId: string
+  /** The case the split is decided by (the patient's id, else the record's). */
+  caseId: string
+  split: 'train' | 'valid' | 'test'
+  taskType: string
+  tier: string
+  excerpt: { id: string; set: string; startSample: number; endSample: number; startMs: number; endMs: number }
+  /** The public format's question (options inline) and answer. */
+  question: string
+  answer: string
+  gold: QaGold
+  inputs: QaInputs
+  /** The excerpt and the render items the inputs are. */
+  from: string[]
+  /** The excerpt's span (the item is complete, like its inputs, once it has passed). */
+  startSample: number
+  endSample: number
+}
+
 /** "Nothing positioned before `sample` is still to come" (src/core/watermark.ts); never written. */
 export interface WatermarkItem {
   kind: 'watermark'
@@ -247,6 +302,7 @@ export interface ItemKinds {
   excerpt: ExcerptItem
   render: RenderItem
   summary: SummaryItem
+  qa: QaItem
   watermark: WatermarkItem
 }
 

@@ -21,6 +21,8 @@ export interface StageContext<O = unknown> {
   /** Position of the record in the dataset's list. */
   recordIndex: number
   record: RecordSpec
+  /** Every record of the run, in the dataset's order (what a split by case is decided on). */
+  records: readonly RecordSpec[]
   options: O
   signal: AbortSignal
   /** Run directory (item paths are relative to it). */

@@ -37,6 +37,7 @@ export function positionOf(item: Item | AnyItem): number | null {
       return x.atSample as number
     case 'rhythm':
     case 'render':
+    case 'qa':
       return x.endSample as number
   }
   if (typeof x.startSample === 'number') return x.startSample

@@ -134,3 +134,23 @@ export function aroundPlan(before: number, after: number, minGap: number, max: n
     },
   }
 }
+
+/** The whole record (`total` samples, Infinity when unknown until its end) as one span, when it is at most `max` samples long. */
+export function wholePlan(max: number, total: number, tooLong: () => void): ExcerptPlan {
+  let done = false
+  const take = (end: number): Span[] => {
+    if (done) return []
+    done = true
+    if (end > max) {
+      tooLong()
+      return []
+    }
+    return end > 0 ? [{ startSample: 0, endSample: end, reason: { rule: 'whole' } }] : []
+  }
+  return {
+    event() {},
+    due: (w) => (Number.isFinite(total) && w >= total ? take(total) : []),
+    lowest: () => (done ? Infinity : 0),
+    end: (end) => take(Number.isFinite(total) ? Math.min(total, end) : end),
+  }
+}

@@ -39,5 +39,5 @@ export function localStageContext<O>(record: RecordSpec, options: O, o: LocalCon
   const shared = localShared(o)
   const media = createMediaStore({ runDir: shared.runDir, dir: shared.mediaDir, signal: o.signal })
   const { mediaDir: _dir, ...rest } = shared
-  return { recordId: record.id, recordIndex: 0, record, options, ...rest, media, mediaDir: media.dir }
+  return { recordId: record.id, recordIndex: 0, record, records: [record], options, ...rest, media, mediaDir: media.dir }
 }

@@ -19,6 +19,8 @@ import { createMediaStore, type OwnedMediaStore } from '../sinks/media-store.ts'
 
 export interface RecordRunEnv {
   runDir: string
+  /** Every record of the run (ctx.records). */
+  records: readonly RecordSpec[]
   stages: ResolvedStage[]
   exclude: ReadonlySet<string>
   decimals: number
@@ -63,7 +65,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
     live[name] = (live[name] ?? 0) + n
   }
   const media = createMediaStore({ runDir: env.runDir, dir: mediaDir, signal: env.signal })
-  const shared: SharedContext = { signal: env.signal, runDir: env.runDir, run: env.services, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal, count }
+  const shared: SharedContext = { signal: env.signal, runDir: env.runDir, records: env.records, run: env.services, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal, count }
   const transforms = stageTransforms(record, index, env.stages, shared, () => media)
   const sink = createRecordSink({ partsDir, exclude: env.exclude, decimals: env.decimals, onItem })
   const clock = setInterval(() => (due = true), env.progressMs ?? 250)
@@ -82,13 +84,13 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
 }
 
 /** What every stage of one record shares in its context (the media store is the record's, or one per stage). */
-export type SharedContext = Pick<StageContext, 'signal' | 'runDir' | 'warn' | 'journal' | 'count' | 'run'>
+export type SharedContext = Pick<StageContext, 'signal' | 'runDir' | 'warn' | 'journal' | 'count' | 'run'> & { records?: readonly RecordSpec[] }
 
 /** The stages of one record as transforms, each with its context and errors tagged with its name. */
 export function stageTransforms(record: RecordSpec, index: number, stages: ResolvedStage[], shared: SharedContext, mediaOf: (stage: number) => OwnedMediaStore) {
   return stages.map((s, i) => {
     const media = mediaOf(i)
-    const ctx: StageContext = { recordId: record.id, recordIndex: index, record, options: s.options, ...shared, media, mediaDir: media.dir }
+    const ctx: StageContext = { recordId: record.id, recordIndex: index, record, options: s.options, ...shared, records: shared.records ?? [record], media, mediaDir: media.dir }
     const out = (source: AsyncIterable<Item>) => s.stage.transform(source, ctx) as AsyncIterable<Item>
     // A reader of the user's own that sends no watermarks gets read's: one after each block.
     const own = i === 0 && s.source !== 'builtin' ? (source: AsyncIterable<Item>) => withBlockWatermarks(out(source), record.id) : out

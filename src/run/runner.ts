@@ -125,7 +125,7 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
       if (input.locked) log.write({ t: 'warning', at: startedAt, code: 'W_INPUT_RUNNING', message: `the input run ${input.dir} is still being written; its ${input.records.length} finished records are read (run this again later for the rest)` })
     }
     const env = {
-      runDir, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs, services,
+      runDir, records, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs, services,
       warn(recordId: string, code: string, message: string) {
         warnings.push({ recordId, code, message })
         log.write({ t: 'warning', at: now(), recordId, code, message })

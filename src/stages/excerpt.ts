@@ -11,8 +11,10 @@ import { PipelineError } from '../core/errors.ts'
 import type { ExcerptItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createWatermarks } from '../core/watermark.ts'
-import { rhythmOf } from '../formats/annotation-text.ts'
-import { aroundPlan, everyPlan, randomPlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
+import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
+import { aroundPlan, everyPlan, randomPlan, wholePlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
+import { stratifiedPlan, type StratifiedInput } from '../excerpts/stratified-plan.ts'
+import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
 
 // A render stage holds a span's signal until it has passed (src/render/span-cutter.ts): 6 h at most.
 const lengthSec = z.number().positive().max(6 * 3600, 'at most 21600 (6 h): a render stage holds an excerpt\'s whole signal until it has passed')
@@ -30,6 +32,20 @@ const around = z.strictObject({
   max: z.number().int().min(1).max(100_000).default(200),
 })
 
+const stratified = z.strictObject({
+  /** Length of each excerpt (the tiles the record is cut into). */
+  lengthSec: z.number().positive().max(3600, 'at most 3600 (1 h): tiles are weighed a horizon at a time, and a render stage holds the horizon and a tile'),
+  /** Excerpts chosen per hour of record. */
+  perHour: z.number().positive().max(3600),
+  seed: z.union([z.number(), z.string()]).default(1),
+  /** Hours of tiles weighed together (a render stage holds this much signal, plus a tile). */
+  horizonHours: z.number().positive().max(5).default(1),
+  /** Tiles overlapping a window the quality stage flagged: skipped (default) or allowed. */
+  artifacts: z.enum(['skip', 'allow']).default('skip'),
+  /** Whose beats say which events a tile holds. */
+  source: z.enum(['reference', 'detector']).default('reference'),
+})
+
 const schema = z
   .strictObject({
     /** The set's name: excerpt ids are <recordId>:ex:<set>:<startSample> (0@<event sample> for an around span clipped at the record's start), and render stages name the sets they draw. */
@@ -37,8 +53,12 @@ const schema = z
     every: z.strictObject({ minutes: z.number().positive(), lengthSec, offsetSec: z.number().min(0).default(0) }).optional(),
     random: z.strictObject({ count: z.number().int().min(1).max(100_000), lengthSec, seed: z.union([z.number(), z.string()]).default(1) }).optional(),
     around: around.optional(),
+    /** Tiles chosen so that excerpts with and without each event of the QA vocabulary occur (src/excerpts/stratified-plan.ts). */
+    stratified: stratified.optional(),
+    /** The whole record as one excerpt, for records up to maxSec long (longer ones get none, with a warning). */
+    whole: z.strictObject({ maxSec: lengthSec }).optional(),
   })
-  .refine((o) => [o.every, o.random, o.around].filter(Boolean).length === 1, { message: 'give exactly one rule: every, random or around (use one excerpt stage per rule)' })
+  .refine((o) => [o.every, o.random, o.around, o.stratified, o.whole].filter(Boolean).length === 1, { message: 'give exactly one rule: every, random, around, stratified or whole (use one excerpt stage per rule)' })
 
 export type ExcerptOptions = z.infer<typeof schema>
 
@@ -49,7 +69,7 @@ export default defineStage<ExcerptOptions>({
   async *transform(source, ctx) {
     const o = ctx.options
     const marks = createWatermarks(ctx.recordId)
-    const state: { plan: ExcerptPlan | null } = { plan: null }
+    const state: { plan: ExcerptPlan | null; feed: StratifiedInput | null } = { plan: null, feed: null }
     let fs = 0
     let total = 0
     let signalEnd = 0
@@ -78,6 +98,13 @@ export default defineStage<ExcerptOptions>({
       else if (o.random) {
         if (!Number.isFinite(total)) throw new PipelineError('E_CONFIG_VALUE', 'excerpt: the random rule needs the record\'s length from the recording item the read stage emits; put the excerpt stage after read', { field: 'random' })
         state.plan = randomPlan(o.random.count, sec(o.random.lengthSec), total, `${o.random.seed}:${ctx.recordId}`)
+      } else if (o.stratified) {
+        const t = o.stratified
+        const p = stratifiedPlan({ length: sec(t.lengthSec), horizon: sec(t.horizonHours * 3600), perHour: t.perHour, fs, seed: `${t.seed}:${ctx.recordId}`, allowArtifacts: t.artifacts === 'allow', avgBeats: 8, vocab: DEFAULT_VOCABULARY })
+        state.plan = p
+        state.feed = p.input
+      } else if (o.whole) {
+        state.plan = wholePlan(sec(o.whole.maxSec), total, () => ctx.warn('W_EXCERPT_WHOLE', `record ${ctx.recordId} is longer than excerpt option whole.maxSec (${o.whole!.maxSec} s): set ${o.set} has no excerpt of it (raise maxSec up to 21600, or use the stratified rule)`))
       } else {
         const a = o.around!
         const [before, after] = typeof a.padSec === 'number' ? [a.padSec, a.padSec] : a.padSec
@@ -112,6 +139,16 @@ export default defineStage<ExcerptOptions>({
         signalEnd = Math.max(signalEnd, item.startSample + item.lengthSamples)
       } else if (item.kind === 'gap') {
         gaps.push({ atSample: item.atSample, ms: (gaps.at(-1)?.ms ?? 0) + item.endMs - item.startMs })
+        state.feed?.gap(item.atSample)
+      } else if (state.feed && item.kind === 'quality') {
+        if (item.leads.some((l) => l.flags.length)) state.feed.artifact(item.startSample, item.endSample)
+      } else if (state.feed && item.kind === 'beat') {
+        if (item.source === o.stratified!.source) state.feed.beat({ sample: item.sample, timeMs: item.timeMs, label: item.label, symbol: item.symbol })
+      } else if (state.feed && item.kind === 'annotation') {
+        if ((item.origin === 'sidecar') === sidecar) {
+          const rhythm = rhythmOf(item)
+          if (rhythm || endsRhythm(item)) state.feed.rhythm(item.sample, item.timeMs, rhythm)
+        }
       } else if (plan && item.kind === 'beat') {
         if (wanted.has(item.label) && fromSource(item.source)) plan.event({ sample: item.sample, timeMs: item.timeMs, label: item.label, source: item.source, kind: 'beat' })
       } else if (plan && item.kind === 'annotation') {

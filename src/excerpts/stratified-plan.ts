@@ -1,0 +1,127 @@
+// The `stratified` excerpt rule (issue 13, "Excerpts"): the record is cut into tiles of `length`
+// samples from a seeded offset; every `horizon` samples the tiles of that stretch are weighed by
+// the events they hold (the QA vocabulary's, from the reference beats and rhythms as they passed)
+// and `perHour` per hour of them are chosen, deterministically from the seed: first, in turns, a tile
+// holding each event still uncovered (rarest event first) up to half the quota, then tiles at
+// random, so excerpts with and without each event occur. A tile that straddles a gap, or
+// overlaps a window the quality stage flagged (unless artifacts are allowed), is never chosen.
+// Decisions wait for the watermark to pass the stretch's last tile, so the render stages hold
+// at most horizon + length of signal; memory holds the stretch's beats and tiles only.
+import { createSeededRandom, type SeededRandom } from './seeded-random.ts'
+import type { ExcerptPlan, Span } from './excerpt-plans.ts'
+import { excerptFacts, type FactsBeat, type RhythmSpan } from '../qa/excerpt-facts.ts'
+import type { VocabularyEvent } from '../qa/vocabulary.ts'
+import { shuffled } from '../qa/option-groups.ts'
+
+export interface StratifiedInput {
+  beat(b: FactsBeat): void
+  /** A reference rhythm change (null: an end marker). */
+  rhythm(sample: number, timeMs: number, rhythm: string | null): void
+  /** A flagged span [start, end) (artifact). */
+  artifact(start: number, end: number): void
+  gap(atSample: number): void
+}
+
+export interface StratifiedOptions {
+  length: number
+  horizon: number
+  /** Tiles chosen per hour of record (of the tiles a stretch has, so a short record gets its share). */
+  perHour: number
+  fs: number
+  seed: string
+  allowArtifacts: boolean
+  avgBeats: number
+  vocab: readonly VocabularyEvent[]
+}
+
+/** A stratified plan; feed it the reference facts through `input` as they pass. */
+export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: StratifiedInput } {
+  const rng = createSeededRandom(o.seed)
+  const offset = rng.below(o.length)
+  const horizon = Math.max(o.length, Math.floor(o.horizon / o.length) * o.length)
+  let chunk = 0 // the stretch [offset + chunk * horizon, + horizon) still to decide
+  let beats: FactsBeat[] = []
+  let rhythms: RhythmSpan[] = []
+  let artifacts: [number, number][] = []
+  let gaps: number[] = []
+  let chosen: Span[] = []
+  const chunkStart = () => offset + chunk * horizon
+  const tiles = (end: number) => {
+    const out: [number, number][] = []
+    for (let s = chunkStart(); s + o.length <= Math.min(end, chunkStart() + horizon); s += o.length) out.push([s, s + o.length])
+    return out
+  }
+  const eligible = ([s, e]: [number, number]) => !gaps.some((g) => g > s && g < e) && (o.allowArtifacts || !artifacts.some(([a, b]) => a < e && b > s))
+  const decide = (end: number) => {
+    const all = tiles(end)
+    const quota = Math.round((o.perHour * all.length * o.length) / (o.fs * 3600))
+    const cands = all.filter(eligible).map(([s, e]) => {
+      const inTile = beats.filter((b) => b.sample >= s && b.sample < e)
+      const facts = excerptFacts({ excerpt: { id: '', startSample: s, endSample: e, startMs: 0, endMs: 0, fs: o.fs }, beats: inTile, rhythms: rhythms.filter((r) => r.startSample < e && r.endSample > s), excludedBeats: 0, avgBeats: o.avgBeats }, o.vocab)
+      return { s, e, events: facts.events.map((x) => x.name) }
+    })
+    chosen.push(...choose(cands, quota, rng).map(([s, e]) => ({ startSample: s, endSample: e, reason: { rule: 'stratified', seed: o.seed } })))
+    chosen.sort((a, b) => a.startSample - b.startSample)
+    chunk++
+    const keep = chunkStart()
+    beats = beats.filter((b) => b.sample >= keep)
+    rhythms = rhythms.filter((r) => r.endSample > keep)
+    artifacts = artifacts.filter(([, b]) => b > keep)
+  }
+  const plan: ExcerptPlan & { input: StratifiedInput } = {
+    event() {},
+    due(w) {
+      while (chunkStart() + horizon <= w) decide(w)
+      let n = 0
+      while (n < chosen.length && chosen[n].endSample <= w) n++
+      return chosen.splice(0, n)
+    },
+    lowest: () => Math.min(chosen[0]?.startSample ?? Infinity, chunkStart()),
+    end(end) {
+      while (chunkStart() + o.length <= end) decide(end)
+      return chosen.splice(0)
+    },
+    input: {
+      beat(b) {
+        let i = beats.length
+        while (i > 0 && beats[i - 1].sample > b.sample) i--
+        beats.splice(i, 0, b)
+      },
+      rhythm(sample, timeMs, rhythm) {
+        const open = rhythms.at(-1)
+        if (open && open.endSample === Infinity) Object.assign(open, { endSample: sample, endMs: timeMs })
+        if (rhythm) rhythms.push({ rhythm, startSample: sample, startMs: timeMs, endSample: Infinity, endMs: Infinity })
+      },
+      artifact(start, end) {
+        artifacts.push([start, end])
+      },
+      gap(at) {
+        gaps.push(at)
+      },
+    },
+  }
+  return plan
+}
+
+// Up to half of `n` tiles in turns over the events, rarest first, a random tile holding each
+// event not yet in a chosen tile; then random tiles for the rest.
+function choose(cands: { s: number; e: number; events: string[] }[], n: number, rng: SeededRandom): [number, number][] {
+  const pool = shuffled(cands, rng)
+  const taken = new Set<number>()
+  const counts = new Map<string, number>()
+  for (const c of pool) for (const ev of c.events) counts.set(ev, (counts.get(ev) ?? 0) + 1)
+  const rare = [...counts.keys()].sort((a, b) => counts.get(a)! - counts.get(b)! || (a < b ? -1 : 1))
+  for (let turn = 0, added = true; added && taken.size < Math.ceil(n / 2); turn++) {
+    added = false
+    for (const ev of rare) {
+      if (taken.size >= Math.ceil(n / 2)) break
+      const i = pool.findIndex((c, k) => !taken.has(k) && c.events.includes(ev))
+      if (i >= 0) {
+        taken.add(i)
+        added = true
+      }
+    }
+  }
+  for (let k = 0; k < pool.length && taken.size < n; k++) taken.add(k)
+  return [...taken].map((k) => [pool[k].s, pool[k].e])
+}

@@ -1,0 +1,50 @@
+// What `pipeline qa export` writes for a QA item (pure): the public element, exactly
+// {id, task_type, qa_pair: {question, answer}, tag} with the case as id and the split as tag, so
+// the files are interchangeable with the public release; and the gold line beside it in
+// <task_type>.gold.ndjson (our item's id, its case, excerpt, structured gold and the input files
+// relative to the export folder), so other harnesses can score without this tool.
+import type { QaInputs, QaItem } from '../core/items.ts'
+import type { HoltercareItem, TaskType } from './holtercare-format.ts'
+
+/** The public element of an item. */
+export function publicElement(q: QaItem): HoltercareItem {
+  return { id: q.caseId, task_type: q.taskType as TaskType, qa_pair: { question: q.question, answer: q.answer }, tag: q.split }
+}
+
+/** The export's input files of an item, relative to the export folder. */
+export interface ExportedInputs {
+  text?: string
+  images?: string[]
+  video?: string
+}
+
+/** The gold line of an item. */
+export function goldLine(q: QaItem, files: ExportedInputs | null): Record<string, unknown> {
+  const { evidenceBeats, ...gold } = q.gold
+  return {
+    id: q.id, caseId: q.caseId, recordId: q.recordId, split: q.split, task_type: q.taskType,
+    excerpt: q.excerpt, ...gold, evidenceBeats,
+    ...(files ? { inputs: files, inputSizes: sizes(q.inputs) } : {}),
+  }
+}
+
+function sizes(i: QaInputs): Record<string, unknown> {
+  return {
+    ...(i.text ? { textTokens: i.text.tokens, textBytes: i.text.bytes, textRateHz: i.text.fs, textLeads: i.text.leads } : {}),
+    ...(i.images ? { images: i.images.count, imagePixels: i.images.pixels } : {}),
+    ...(i.video ? { videoFrames: i.video.frames, videoSeconds: i.video.seconds, videoFps: i.video.fps } : {}),
+  }
+}
+
+/** Where an input file of the run goes under <out>/inputs: the record's folder, then its path under the record's media folder. */
+export function exportedPath(runPath: string, recordId: string): string {
+  const prefix = `media/${recordId}/`
+  const rest = runPath.startsWith(prefix) ? runPath.slice(prefix.length) : runPath.split('/').slice(-2).join('/')
+  return `inputs/${recordId}/${rest}`
+}
+
+/** The text file an excerpt's text range is written to under <out>/inputs. */
+export function exportedTextPath(q: QaItem): string {
+  const name = q.excerpt.id.slice(q.recordId.length + 1).replaceAll(':', '-')
+  return `inputs/${q.recordId}/text/${name}.txt`
+}

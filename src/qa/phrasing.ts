@@ -1,0 +1,71 @@
+// The sentences every question shares: the patient (several phrasings of age and sex, as the
+// public release opens each question) and the span of the recording the excerpt shows, which a
+// model needs to state times in record milliseconds. Our own wording throughout.
+import type { SeededRandom } from '../excerpts/seeded-random.ts'
+
+export interface Patient {
+  age?: number
+  sex?: 'M' | 'F'
+}
+
+/** One of the phrasings of `list`, chosen by `rng`. */
+export function pick<T>(list: readonly T[], rng: SeededRandom): T {
+  return list[rng.below(list.length)]
+}
+
+const BOTH = [
+  (a: number, s: string) => `The patient is a ${a}-year-old ${s}.`,
+  (a: number, s: string) => `This ECG comes from a ${s} patient aged ${a}.`,
+  (a: number, s: string) => `Patient: ${s}, ${a} years old.`,
+  (a: number, s: string) => `The recording was made on a ${a}-year-old ${s}.`,
+  (a: number, s: string) => `We are looking at the Holter ECG of a ${s} aged ${a} years.`,
+]
+const AGE_ONLY = [(a: number) => `The patient is ${a} years old; the sex is not recorded.`, (a: number) => `This ECG comes from a patient aged ${a}.`]
+const SEX_ONLY = [(s: 'man' | 'woman') => `The patient is a ${s} of unrecorded age.`, (s: 'man' | 'woman') => `This ECG comes from a ${s === 'man' ? 'male' : 'female'} patient whose age is not given.`]
+const NONE = ['The patient\'s age and sex are not recorded.', 'No age or sex is given for this patient.']
+
+/** The opening sentence about the patient. */
+export function patientSentence(p: Patient | undefined, rng: SeededRandom): string {
+  const noun = p?.sex === 'M' ? 'man' : p?.sex === 'F' ? 'woman' : undefined
+  const adjective = p?.sex === 'M' ? 'male' : 'female'
+  if (p?.age !== undefined && noun) return pick(BOTH, rng)(p.age, rng.below(2) ? noun : adjective)
+  if (p?.age !== undefined) return pick(AGE_ONLY, rng)(p.age)
+  if (noun) return pick(SEX_ONLY, rng)(noun)
+  return pick(NONE, rng)
+}
+
+/** hh:mm:ss from milliseconds. */
+export function clock(ms: number): string {
+  const s = Math.floor(ms / 1000)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`
+}
+
+/** How long the excerpt is, in words. */
+export function lengthWords(ms: number): string {
+  const s = Math.round(ms / 1000)
+  if (s % 3600 === 0) return `${s / 3600} hour${s === 3600 ? '' : 's'}`
+  if (s % 60 === 0) return `${s / 60} minute${s === 60 ? '' : 's'}`
+  return `${s} seconds`
+}
+
+const SPAN = [
+  (a: number, b: number) => `The excerpt shown covers ${a} ms to ${b} ms of the recording (${clock(a)} to ${clock(b)}).`,
+  (a: number, b: number) => `You are shown the part of the recording from ${a} ms to ${b} ms (${clock(a)}-${clock(b)}).`,
+  (a: number, b: number) => `The ECG excerpt runs from ${a} ms to ${b} ms after the recording started (${clock(a)}-${clock(b)}).`,
+]
+
+/** The sentence that says which span of the recording the model sees. */
+export function spanSentence(startMs: number, endMs: number, rng: SeededRandom): string {
+  return pick(SPAN, rng)(startMs, endMs)
+}
+
+/** "1 beat", "3 beats". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** A list in prose: "a", "a and b", "a, b and c". */
+export function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+}

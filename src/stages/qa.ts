@@ -1,0 +1,111 @@
+// `qa` (issue 13): the Holtercare-style questions of a record, each about one excerpt of the sets
+// it names (the excerpt stage's), with the excerpt's render items as its inputs. When an excerpt
+// arrives its span has passed, so its facts are computed then from the beats, rhythms and flags
+// held since the watermark (src/qa/fact-buffer.ts); render items `of` it join it as they come.
+// At the record's end the questions are made (src/qa/record-questions.ts: the closed ones are
+// balanced across the record's excerpts, so they are held until then), assigned the case's split
+// and yielded in excerpt order. Every item passes through unchanged.
+// Items hold the facts of their excerpts only: memory grows with the excerpts chosen, not with
+// the record's length.
+import { defineStage } from '../core/stage.ts'
+import type { ExcerptItem, QaItem } from '../core/items.ts'
+import { parseOptionsWith, z } from '../core/stage-options.ts'
+import { createWatermarks } from '../core/watermark.ts'
+import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
+import { createFactBuffer } from '../qa/fact-buffer.ts'
+import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
+import { TASK_TYPES, type TaskType } from '../qa/holtercare-format.ts'
+import { createInputs } from '../qa/item-inputs.ts'
+import { recordQuestions } from '../qa/record-questions.ts'
+import { assignSplits } from '../qa/splits.ts'
+import { composeItem } from '../qa/compose-item.ts'
+import { checkBudgets } from '../qa/input-budgets.ts'
+import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
+import { caseIdOf } from '../config/case-id.ts'
+
+const tasks = z.union([z.literal('all'), z.array(z.enum(TASK_TYPES as [TaskType, ...TaskType[]])).min(1)])
+
+const schema = z.strictObject({
+  /** Seeds every random choice (excerpts' questions, options, phrasings, splits). */
+  seed: z.union([z.number(), z.string()]).default(1),
+  /** Whose beats the gold is computed from: the reference annotations, the detector's, or the reference when the record has any. */
+  source: z.enum(['reference', 'detector', 'auto']).default('reference'),
+  /**
+   * Excerpt sets (the excerpt stage's `set`): the task types asked about each ("all": the 12), and
+   * the modalities each of its items must have an input in (render-text, render-strip and
+   * render-video drawing the set): {tasks, inputs}, or the tasks alone.
+   */
+  sets: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'an excerpt set name'), z.union([tasks, z.strictObject({ tasks, inputs: z.array(z.enum(['text', 'images', 'video'])).default([]) })]).transform((v) => (typeof v === 'object' && !Array.isArray(v) ? v : { tasks: v, inputs: [] as ('text' | 'images' | 'video')[] })))
+    .refine((s) => Object.keys(s).length > 0, 'name at least one excerpt set'),
+  split: z.strictObject({ test: z.number().min(0).max(1).default(0.2), valid: z.number().min(0).max(1).default(0.1) }).default({ test: 0.2, valid: 0.1 }),
+  /** A model's limits every item's inputs must fit (checked when the dataset is loaded where the sizes are known then, else per excerpt). */
+  budgets: z.strictObject({ maxTextTokens: z.number().int().positive().optional(), maxImages: z.number().int().positive().optional(), maxFrames: z.number().int().positive().optional() }).default({}),
+  avgBeats: z.number().int().min(1).max(100).default(8),
+  marginBpm: z.number().min(0).default(5),
+  maxList: z.number().int().min(1).max(20).default(6),
+  perExcerpt: z.number().int().min(1).max(20).default(2),
+  pairsPerEvent: z.number().int().min(1).default(50),
+  timingStride: z.number().int().min(1).max(20).default(1),
+})
+
+export type QaOptions = z.infer<typeof schema>
+
+export default defineStage<QaOptions>({
+  name: 'qa',
+  version: 1,
+  parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  async *transform(source, ctx) {
+    const o = ctx.options
+    const seed = String(o.seed)
+    const buffer = createFactBuffer(DEFAULT_VOCABULARY, o.avgBeats)
+    const marks = createWatermarks(ctx.recordId)
+    const entries: { ex: ExcerptItem; facts: Record<'reference' | 'detector', ExcerptFacts>; inputs: ReturnType<typeof createInputs> }[] = []
+    const byId = new Map<string, (typeof entries)[number]>()
+    let patient: { age?: number; sex?: 'M' | 'F' } = {}
+    let sidecar = false
+    for await (const item of source) {
+      if (item.kind === 'watermark') {
+        marks.seen(item.sample)
+        buffer.keepFrom(item.sample)
+        const w = marks.next(entries[0]?.ex.endSample ?? Infinity)
+        if (w) yield w
+        continue
+      }
+      yield item
+      if (item.kind === 'recording') {
+        sidecar = item.annotationSidecar !== undefined
+        const p = { ...(item.patient ?? {}), ...(ctx.record.patient ?? {}) } as { age?: unknown; sex?: unknown }
+        patient = { ...(typeof p.age === 'number' ? { age: p.age } : {}), ...(p.sex === 'M' || p.sex === 'F' ? { sex: p.sex } : {}) }
+      } else if (item.kind === 'beat') buffer.beat(item)
+      else if (item.kind === 'annotation' && (item.origin === 'sidecar') === sidecar) {
+        const rhythm = rhythmOf(item)
+        if (rhythm || endsRhythm(item)) buffer.rhythm(item.sample, item.timeMs, rhythm)
+      } else if (item.kind === 'quality' && item.leads.some((l) => l.flags.length)) buffer.artifact(item.startSample, item.endSample)
+      else if (item.kind === 'gap') buffer.gap(item.atSample)
+      else if (item.kind === 'excerpt' && Object.hasOwn(o.sets, item.set)) {
+        const entry = { ex: item, facts: { reference: buffer.facts(item, 'reference'), detector: buffer.facts(item, 'detector') }, inputs: createInputs() }
+        entries.push(entry)
+        byId.set(item.id, entry)
+      } else if (item.kind === 'render' && typeof item.of === 'string') byId.get(item.of)?.inputs.add(item)
+    }
+    const beats = o.source === 'auto' ? (buffer.seenReference > 0 ? 'reference' : 'detector') : o.source
+    const tasksOf = (set: string) => new Set(o.sets[set].tasks === 'all' ? TASK_TYPES : o.sets[set].tasks)
+    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats], tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent, timingStride: o.timingStride })
+    const caseId = caseIdOf(ctx.record)
+    const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
+    for (const e of entries) checkBudgets(e.ex, e.inputs.inputs(), { budgets: o.budgets, inputs: o.sets[e.ex.set].inputs })
+    const seen = new Map<string, number>()
+    for (const { excerpt, draft } of drafts) {
+      const e = entries[excerpt]
+      const key = `${e.ex.id}:${draft.task}`
+      const k = seen.get(key) ?? 0
+      seen.set(key, k + 1)
+      const item: QaItem = composeItem({ id: `${key}:${k}`, ex: e.ex, draft, patient, caseId, split, inputs: e.inputs.inputs(), renderIds: e.inputs.ids(), seed })
+      yield item
+    }
+    if (entries.length === 0) ctx.warn('W_QA_NO_EXCERPTS', `no excerpt of the sets ${Object.keys(o.sets).join(', ')} reached the qa stage for record ${ctx.recordId}; put an excerpt stage making them before qa`)
+    const w = marks.next()
+    if (w) yield w
+  },
+})
+
