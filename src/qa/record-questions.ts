@@ -129,7 +129,7 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
   for (const i of withTask('open_HR_extremum_timing')) {
     const r = rng(`open_HR_extremum_timing:${i}`)
     const x = hrExtreme(fx(i), r.below(2) ? 'fastest' : 'slowest', o.avgBeats, o.marginBpm)
-    if (x) add(i, openHrExtremumTiming(fx(i), x, o.avgBeats, r))
+    if (x?.clear) add(i, openHrExtremumTiming(fx(i), x, o.avgBeats, r))
   }
   for (const i of withTask('open_diagnosis')) add(i, openDiagnosis(fx(i), rng(`open_diagnosis:${i}`)))
   for (const i of withTask('report_statistical_overview')) add(i, reportStatisticalOverview(fx(i), o.avgBeats, rng(`report_statistical_overview:${i}`)))

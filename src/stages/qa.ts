@@ -41,7 +41,7 @@ const schema = z.strictObject({
   /** A model's limits every item's inputs must fit (checked when the dataset is loaded where the sizes are known then, else per excerpt). */
   budgets: z.strictObject({ maxTextTokens: z.number().int().positive().optional(), maxImages: z.number().int().positive().optional(), maxFrames: z.number().int().positive().optional() }).default({}),
   avgBeats: z.number().int().min(1).max(100).default(8),
-  marginBpm: z.number().min(0).default(5),
+  marginBpm: z.number().min(0).default(2),
   maxList: z.number().int().min(1).max(20).default(6),
   perExcerpt: z.number().int().min(1).max(20).default(2),
   pairsPerEvent: z.number().int().min(1).default(50),

@@ -3,7 +3,9 @@
 // j lists the beats (j - rank) x stride positions away from each true one, so every option is a
 // list of real beat times with the truth's spacing, the truth sits at a uniformly drawn rank (the
 // deck's), and only telling which beats are the event's finds it. Made where every shifted beat
-// exists in the excerpt.
+// exists in the excerpt and no two listed beats are neighbours: the interval between two adjacent
+// beats of a couplet or run is a premature one, which no shifted pair has, so a list of them
+// would give itself away by its spacing (the tightest list) to an answerer blind to the ECG.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
@@ -38,6 +40,7 @@ export function beatIndexAt(facts: ExcerptFacts, sample: number): number {
 export function closedEventTiming(facts: ExcerptFacts, event: string, rank: number, stride: number, rng: SeededRandom): QaDraft | null {
   const found = eventIn(facts, event)!
   const anchors = found.occurrences.map((o) => beatIndexAt(facts, o.sample))
+  if (anchors.some((a, k) => k > 0 && a - anchors[k - 1] < 2)) return null
   const lists: string[] = []
   for (let j = 0; j < 4; j++) {
     const shift = (j - rank) * stride

@@ -1,7 +1,7 @@
 // closed_HR_extremum_timing: at which time is the heart rate fastest (or slowest)? The rate is
 // the 8-beat NN average summarize uses, timed at the beat ending the window. Options: the truth
-// and three beats that end other windows sharing no beat with it (every one of them clearly
-// slower, or faster: hr-extreme.ts), the truth at a uniformly drawn rank among them in time
+// and three beats that end other windows sharing no beat with it, each clearly slower (or
+// faster: hr-extreme.ts), the truth at a uniformly drawn rank among them in time
 // order, so neither the option layout nor the numbers point at it.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
@@ -18,7 +18,7 @@ const ASK = [
 
 /** A closed extremum item with the truth at `rank`, or null when the excerpt has too few other windows. */
 export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, rank: number, avgBeats: number, rng: SeededRandom): QaDraft | null {
-  const decoys = extremeDecoys(x, rank, avgBeats, (n) => rng.below(n))
+  const decoys = extremeDecoys(x, rank, (n) => rng.below(n))
   if (!decoys) return null
   const times = [...decoys.slice(0, rank).map((i) => facts.beats[i].timeMs), x.timeMs, ...decoys.slice(rank).map((i) => facts.beats[i].timeMs)].map((t) => `${Math.round(t)} ms`)
   return {

@@ -1,5 +1,6 @@
 // open_HR_extremum_timing: when is the heart rate fastest (or slowest)? Answered as a time in ms
-// (scored by its error); asked only where the extreme stands out (hr-extreme.ts).
+// (scored by its error); asked only where the extreme stands out from every other moment of the
+// excerpt (hr-extreme.ts: clear).
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import type { HrExtreme } from '../hr-extreme.ts'
