@@ -38,6 +38,7 @@ export async function loadDatasetStages(file: string, builtins?: Record<string, 
   // resolves the stages: a file's stage problems must be listed with its other problems.
   const stages = builtins ?? (await import('../stages/index.ts')).BUILTIN_STAGES
   const { problems, stages: resolved } = await checkStages(found.entries, file, stages)
+  if (problems.length === 0) problems.push(...planProblems(found.entries, resolved, file))
   const all = [...found.problems, ...problems]
   if (all.length) throw problemsError(file, all)
   return { dataset: found.dataset!, stages: resolved }
@@ -108,6 +109,12 @@ function inspectDataset(text: string, file: string): Inspected {
     ...(r.cache ? { cache: path.resolve(dir, r.cache) } : {}),
   }
   return { dataset, entries, problems }
+}
+
+// What each stage's checkPlan finds against the others (every entry resolved, so they pair up).
+function planProblems(entries: StageEntry[], resolved: ResolvedStage[], file: string): PipelineError[] {
+  const planned = resolved.map((r) => ({ name: r.stage.name, options: r.options }))
+  return resolved.flatMap((r, i) => (r.stage.checkPlan?.(planned, i) ?? []).map((message) => new PipelineError('E_CONFIG_VALUE', message, { file, yamlPath: `${entries[i].yamlPath}.options`, line: entries[i].line })))
 }
 
 // The items of a list that pass their own schema, with their positions (none when it is not a list).

@@ -45,6 +45,12 @@ export interface StageContext<O = unknown> {
   count(name: string, n?: number): void
 }
 
+/** A stage of a dataset as the loader resolved it, for checks across stages. */
+export interface PlannedStage {
+  name: string
+  options: unknown
+}
+
 export interface Stage<O = unknown> {
   /** Unique name; equals the file name for built-ins. */
   name: string
@@ -52,6 +58,12 @@ export interface Stage<O = unknown> {
   version: number | string
   /** Validates and defaults this stage's options; throws PipelineError E_CONFIG_* naming `where`. */
   parseOptions?: (raw: unknown, where: OptionsSource) => O
+  /**
+   * Checks this stage's options against the other stages of the dataset (`stages[self]` is this
+   * one, options parsed), once all are resolved; returns the problems, each a message that names
+   * the options involved (the loader adds the file and the stage's place).
+   */
+  checkPlan?: (stages: readonly PlannedStage[], self: number) => string[]
   /** Receives the record's items; yields what goes downstream (every item it does not handle, unchanged). */
   transform: (source: AsyncIterable<Item>, ctx: StageContext<O>) => AsyncIterable<Item | AnyItem>
 }
@@ -69,5 +81,6 @@ export function describeStageShapeProblem(value: unknown): string | null {
   if (typeof s.version !== 'number' && typeof s.version !== 'string') return `stage "${s.name}" has no "version" (number or string)`
   if (typeof s.transform !== 'function') return `stage "${s.name}" has no "transform" function`
   if (s.parseOptions !== undefined && typeof s.parseOptions !== 'function') return `stage "${s.name}": "parseOptions" is not a function`
+  if (s.checkPlan !== undefined && typeof s.checkPlan !== 'function') return `stage "${s.name}": "checkPlan" is not a function`
   return null
 }

@@ -20,6 +20,7 @@ import { recordQuestions } from '../qa/record-questions.ts'
 import { assignSplits } from '../qa/splits.ts'
 import { composeItem } from '../qa/compose-item.ts'
 import { checkBudgets } from '../qa/input-budgets.ts'
+import { qaPlanProblems } from '../qa/qa-plan-check.ts'
 import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
 import { caseIdOf } from '../config/case-id.ts'
 
@@ -54,6 +55,7 @@ export default defineStage<QaOptions>({
   name: 'qa',
   version: 1,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
+  checkPlan: qaPlanProblems,
   async *transform(source, ctx) {
     const o = ctx.options
     const seed = String(o.seed)
