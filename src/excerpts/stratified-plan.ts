@@ -45,6 +45,7 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
   let artifacts: [number, number][] = []
   let gaps: number[] = []
   let chosen: Span[] = []
+  let owed = 0 // tiles per hour of the stretches decided so far, unrounded: what rounding left over carries on
   const chunkStart = () => offset + chunk * horizon
   const tiles = (end: number) => {
     const out: [number, number][] = []
@@ -54,7 +55,11 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
   const eligible = ([s, e]: [number, number]) => !gaps.some((g) => g > s && g < e) && (o.allowArtifacts || !artifacts.some(([a, b]) => a < e && b > s))
   const decide = (end: number) => {
     const all = tiles(end)
-    const quota = Math.round((o.perHour * all.length * o.length) / (o.fs * 3600))
+    // The quota accumulates over the stretches, so 1 tile in 4 hours with 1-hour stretches takes
+    // a tile every fourth stretch rather than rounding to none each time.
+    const before = Math.round(owed)
+    owed += (o.perHour * all.length * o.length) / (o.fs * 3600)
+    const quota = Math.round(owed) - before
     const cands = all.filter(eligible).map(([s, e]) => {
       const inTile = beats.filter((b) => b.sample >= s && b.sample < e)
       const facts = excerptFacts({ excerpt: { id: '', startSample: s, endSample: e, startMs: 0, endMs: 0, fs: o.fs }, beats: inTile, rhythms: rhythms.filter((r) => r.startSample < e && r.endSample > s), excludedBeats: 0, avgBeats: o.avgBeats }, o.vocab)

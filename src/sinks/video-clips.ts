@@ -55,7 +55,9 @@ export async function renderClip(cut: ClipCut, pool: RenderPool, o: ClipOptions)
     const at = Math.round(k * step)
     const from = cut.startSample + at
     const input = {
-      samples: cut.samples.map((x) => x.subarray(at, at + width)), labels: cut.labels, fs: cut.fs,
+      // A copy of the frame's window: a view would take the whole excerpt's buffer to the worker
+      // with every frame (a message clones a typed array's whole ArrayBuffer).
+      samples: cut.samples.map((x) => x.slice(at, at + width)), labels: cut.labels, fs: cut.fs,
       startSample: from, startMs: cut.startMs + Math.round((at / cut.fs) * 1000), windowSec: o.windowSec,
       markers: cut.markers.filter((m) => m.sample >= from && m.sample < from + width), title: o.title, startTime: o.startTime,
     }
