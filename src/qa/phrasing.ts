@@ -41,12 +41,14 @@ export function clock(ms: number): string {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`
 }
 
-/** How long the excerpt is, in words. */
+/** How long the excerpt is, in words: "1 minute", "2 hours", "30 min 6 s". */
 export function lengthWords(ms: number): string {
   const s = Math.round(ms / 1000)
   if (s % 3600 === 0) return `${s / 3600} hour${s === 3600 ? '' : 's'}`
-  if (s % 60 === 0) return `${s / 60} minute${s === 60 ? '' : 's'}`
-  return `${s} seconds`
+  if (s % 60 === 0 && s < 3600) return `${s / 60} minute${s === 60 ? '' : 's'}`
+  if (s < 60) return `${s} seconds`
+  const [h, m, r] = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60]
+  return [h ? `${h} h` : '', m ? `${m} min` : '', r ? `${r} s` : ''].filter(Boolean).join(' ')
 }
 
 const SPAN = [
