@@ -12,6 +12,7 @@ import type { ExcerptPlan, Span } from './excerpt-plans.ts'
 import { excerptFacts, type FactsBeat, type RhythmSpan } from '../qa/excerpt-facts.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
 import { shuffled } from '../qa/option-groups.ts'
+import { applyNoiseMark } from '../qa/noise-marks.ts'
 
 export interface StratifiedInput {
   beat(b: FactsBeat): void
@@ -19,6 +20,8 @@ export interface StratifiedInput {
   rhythm(sample: number, timeMs: number, rhythm: string | null): void
   /** A flagged span [start, end) (artifact). */
   artifact(start: number, end: number): void
+  /** A reference `~` mark (src/qa/noise-marks.ts: an unreadable stretch is an artifact). */
+  noise(sample: number, subtype: number | undefined): void
   gap(atSample: number): void
 }
 
@@ -100,6 +103,9 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
       artifact(start, end) {
         artifacts.push([start, end])
       },
+      noise(sample, subtype) {
+        applyNoiseMark(artifacts, sample, subtype)
+      },
       gap(at) {
         gaps.push(at)
       },
@@ -116,14 +122,18 @@ function choose(cands: { s: number; e: number; events: string[] }[], n: number, 
   const counts = new Map<string, number>()
   for (const c of pool) for (const ev of c.events) counts.set(ev, (counts.get(ev) ?? 0) + 1)
   const rare = [...counts.keys()].sort((a, b) => counts.get(a)! - counts.get(b)! || (a < b ? -1 : 1))
+  // An event's turn is skipped while a chosen tile already holds it more often than its turn count.
+  const held = new Map<string, number>()
   for (let turn = 0, added = true; added && taken.size < Math.ceil(n / 2); turn++) {
     added = false
     for (const ev of rare) {
       if (taken.size >= Math.ceil(n / 2)) break
+      if ((held.get(ev) ?? 0) > turn) continue
       const i = pool.findIndex((c, k) => !taken.has(k) && c.events.includes(ev))
       if (i >= 0) {
         taken.add(i)
         added = true
+        for (const e of pool[i].events) held.set(e, (held.get(e) ?? 0) + 1)
       }
     }
   }

@@ -13,9 +13,14 @@ const median = (xs: number[]) => {
 }
 const r0 = (x: number) => Math.round(x)
 
+// The interval ending at beat k (NaN past either end or across a break: an artifact or a gap).
+function rr(facts: ExcerptFacts, k: number): number {
+  const [a, b] = [facts.beats[k - 1], facts.beats[k]]
+  return a && b && !b.afterBreak ? b.timeMs - a.timeMs : NaN
+}
+
 function rrAround(facts: ExcerptFacts, i: number): { before: number; prior: number; after: number } {
-  const t = (k: number) => facts.beats[k]?.timeMs ?? NaN
-  return { before: t(i) - t(i - 1), prior: t(i - 1) - t(i - 2), after: t(i + 1) - t(i) }
+  return { before: rr(facts, i), prior: rr(facts, i - 1), after: rr(facts, i + 1) }
 }
 
 function indexOf(facts: ExcerptFacts, sample: number): number {

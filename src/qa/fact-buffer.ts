@@ -6,6 +6,7 @@
 import type { BeatItem } from '../core/items.ts'
 import { excerptFacts, type ExcerptFacts, type FactsBeat, type FactsInput, type RhythmSpan } from './excerpt-facts.ts'
 import type { VocabularyEvent } from './vocabulary.ts'
+import { applyNoiseMark } from './noise-marks.ts'
 
 export type BeatSource = 'reference' | 'detector'
 
@@ -55,6 +56,10 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
     artifact(start: number, end: number): void {
       artifacts.push([start, end])
     },
+    /** A reference `~` mark (noise-marks.ts): an unreadable stretch is an artifact period. */
+    noise(sample: number, subtype: number | undefined): void {
+      applyNoiseMark(artifacts, sample, subtype)
+    },
     gap(atSample: number): void {
       gaps.push(atSample)
     },
@@ -72,8 +77,10 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
           broken = true
           continue
         }
-        const afterGap = kept.length > 0 && gaps.some((g) => g > kept.at(-1)!.sample && g <= b.sample)
-        kept.push({ ...b, ...(broken || afterGap ? { afterBreak: true } : {}) })
+        // A gap or an artifact period between this beat and the last one kept: no interval joins them.
+        const prev = kept.at(-1)?.sample
+        const between = prev !== undefined && (gaps.some((g) => g > prev && g <= b.sample) || artifacts.some(([a, e]) => a <= b.sample && e > prev))
+        kept.push({ ...b, ...(broken || between ? { afterBreak: true } : {}) })
         broken = false
       }
       if (source === 'reference') lendMeasures(kept, beats.detector)

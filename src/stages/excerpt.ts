@@ -148,6 +148,7 @@ export default defineStage<ExcerptOptions>({
         if ((item.origin === 'sidecar') === sidecar) {
           const rhythm = rhythmOf(item)
           if (rhythm || endsRhythm(item)) state.feed.rhythm(item.sample, item.timeMs, rhythm)
+          else if (item.symbol === '~') state.feed.noise(item.sample, item.subtype)
         }
       } else if (plan && item.kind === 'beat') {
         if (wanted.has(item.label) && fromSource(item.source)) plan.event({ sample: item.sample, timeMs: item.timeMs, label: item.label, source: item.source, kind: 'beat' })

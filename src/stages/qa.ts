@@ -82,6 +82,7 @@ export default defineStage<QaOptions>({
       else if (item.kind === 'annotation' && (item.origin === 'sidecar') === sidecar) {
         const rhythm = rhythmOf(item)
         if (rhythm || endsRhythm(item)) buffer.rhythm(item.sample, item.timeMs, rhythm)
+        else if (item.symbol === '~') buffer.noise(item.sample, item.subtype)
       } else if (item.kind === 'quality' && item.leads.some((l) => l.flags.length)) buffer.artifact(item.startSample, item.endSample)
       else if (item.kind === 'gap') buffer.gap(item.atSample)
       else if (item.kind === 'excerpt' && Object.hasOwn(o.sets, item.set)) {

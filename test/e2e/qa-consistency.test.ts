@@ -12,7 +12,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { QaItem } from '../../src/core/items.ts'
 import { ndjson, runBench } from '../helpers/qa-run.ts'
-import { AVG_BEATS, RHYTHM_EVENTS, diagnosisOf, extremeIndex, factsOf, figuresOf, readEdfReference, readWfdbReference, type Facts, type Reference } from '../helpers/qa-recompute.ts'
+import { AVG_BEATS, RHYTHM_EVENTS, diagnosisOf, extremeIndex, factsOf, figuresOf, readEdfReference, readWfdbReference, unreadableSpans, type Facts, type Reference } from '../helpers/qa-recompute.ts'
 import { ROOT } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -50,7 +50,8 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
       ['208', readWfdbReference(path.join(ROOT, 'samples/mitdb/208'))],
       ['102', await readEdfReference(path.join(ROOT, 'samples/edf/mitdb102.edf'))],
     ])
-    flagged = new Map()
+    // Artifact periods: the windows the quality stage flagged and the stretches the reference marks unreadable.
+    flagged = new Map([...refs].map(([id, ref]) => [id, unreadableSpans(ref)]))
     for (const q of ndjson<Quality>(path.join(run, 'quality.ndjson'))) {
       if (!q.leads.some((l) => l.flags.length)) continue
       flagged.set(q.recordId, [...(flagged.get(q.recordId) ?? []), [q.startSample, q.endSample]])
@@ -226,15 +227,10 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
     expect(TASKS.filter((t) => !checked.get(t))).toEqual([])
   })
 
-  // BUG (src/qa/tasks/closed-event-timing.ts): the options are meant to be "lists of real beat
-  // times with the truth's spacing", the truth at a uniformly drawn rank. For an event timed at a
-  // rhythm annotation (Paced Rhythm in record 102), the truth lists the "+(P" onset, which lies
-  // between two beats, while the distractors are beats shifted from the first beat after it (and
-  // that beat itself is never offered): item 102:ex:qa-1min:32331:closed_event_timing:1 offers
-  // 94606 (a V), 95044 (the onset: the truth), 96297 and 97083 (paced beats); 95486, the paced
-  // beat at shift 0, is missing. Whoever sees the ECG can pick the one option that is not on a
-  // QRS complex without recognizing the rhythm. Remove `.fails` once the options are beat times.
-  it.fails('closed timing items offer beat times only, rhythm events included', () => {
+  // Every closed timing option is beat times: an event timed at a rhythm annotation (Paced Rhythm
+  // in record 102, its "+(P" onset between two beats) gets no closed timing item, since the one
+  // option off the QRS complexes would be the truth.
+  it('closed timing items offer beat times only, rhythm events included', () => {
     const off: string[] = []
     for (const q of items.filter((i) => i.taskType === 'closed_event_timing')) {
       const f = factsOf(refs.get(q.recordId)!, q.excerpt, flagged.get(q.recordId) ?? [])

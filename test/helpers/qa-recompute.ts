@@ -18,6 +18,8 @@ export interface RefAnnotation {
   timeMs: number
   symbol: string
   aux: string
+  /** WFDB's subtype (a `~` mark's noise bits). */
+  subtype?: number
 }
 
 export interface Reference {
@@ -32,7 +34,24 @@ export function readWfdbReference(base: string): Reference {
   const fs = Number.parseFloat(readFileSync(`${base}.hea`, 'latin1').split('\n')[0].trim().split(/\s+/)[2])
   const parser = createMitAnnotationParser(`${base}.atr`, { fs })
   const got = [...parser.push(readFileSync(`${base}.atr`)), ...parser.end()]
-  return { fs, annotations: got.map((a) => ({ sample: a.sample, timeMs: ms3(a.sample / fs), symbol: a.symbol, aux: a.aux })) }
+  return { fs, annotations: got.map((a) => ({ sample: a.sample, timeMs: ms3(a.sample / fs), symbol: a.symbol, aux: a.aux, subtype: a.subtype })) }
+}
+
+/**
+ * The stretches the reference itself marks unreadable: from a `~` whose subtype is -1 (every
+ * signal) or has a bit of the high nibble (WFDB's unreadable bits) to the next `~`. The
+ * annotators label no beat there, so the docs count them as artifact periods.
+ */
+export function unreadableSpans(ref: Reference): [number, number][] {
+  const out: [number, number][] = []
+  let from: number | null = null
+  for (const a of ref.annotations) {
+    if (a.symbol !== '~') continue
+    if (from !== null) out.push([from, a.sample])
+    from = a.subtype === -1 || ((a.subtype ?? 0) & 0xf0) !== 0 ? a.sample : null
+  }
+  if (from !== null) out.push([from, Infinity])
+  return out
 }
 
 /** The reference annotations of an EDF+ file (its TALs; the text "N" or "+(AFIB" split into symbol and aux). */
@@ -153,6 +172,10 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
       broken = true
       continue
     }
+    // A flagged stretch between this beat and the last kept one breaks the interval too, even
+    // when no beat fell inside it.
+    const last = beats.at(-1)
+    if (last && flagged.some(([s, e]) => s <= a.sample && e > last.sample)) broken = true
     beats.push({ sample: a.sample, timeMs: a.timeMs, symbol: a.symbol, label, afterBreak: broken })
     broken = false
   }

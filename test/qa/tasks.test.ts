@@ -152,13 +152,9 @@ describe('closed_event_timing', () => {
     expect(closedEventTiming(f, PVC, 0, 2, r('e'))).toBeNull()
   })
 
-  // BUG (src/qa/tasks/closed-event-timing.ts): a rhythm event's occurrence is the annotation's
-  // onset, which is no beat (none of record 208's 53 rhythm annotations is at a beat sample),
-  // while the other options are beat times around the first beat after it. The truth is the one
-  // option that is not a beat time, and the gaps on either side of it (one short, one long,
-  // summing to two RR) give its rank away from the numbers alone. Expected: options of real beat
-  // times (or no item for such an event).
-  it.fails('a rhythm onset: every option is real beat times, or no item', () => {
+  // A rhythm event's onset is an annotation time between beats: a list of it among shifted beat
+  // times would be the one option off the beats, so no closed timing item is made for it.
+  it('a rhythm onset: every option is real beat times, or no item', () => {
     const beats = beatsOf('NNNNNNNNNNNNNNNNNNNN')
     const onset = beats[10].timeMs - 300
     const f = factsOf(beats, [{ rhythm: 'AFL', startSample: Math.round((onset * FS) / 1000), startMs: onset, endSample: Infinity, endMs: Infinity }])
@@ -320,11 +316,9 @@ describe('open tasks', () => {
 })
 
 describe('open_evidence_reasoning across an artifact break', () => {
-  // BUG (src/qa/evidence-text.ts, rrAround): the intervals around a beat are measured across a
-  // break (an artifact period or gap left out of the excerpt's beats), so a PVC two beats after
-  // one is called "93 % premature" against a 6600 ms "interval" that spans the artifact.
-  // absentEvidence skips such intervals; presentEvidence should too.
-  it.fails('quotes no interval that spans a break', () => {
+  // The intervals around a beat are never measured across a break (an artifact period or a gap):
+  // a PVC two beats after one was once called 93 % premature against a 6600 ms "interval".
+  it('quotes no interval that spans a break', () => {
     const beats: FactsBeat[] = [0, 800, 1600, 2400, 9000, 9480, 10_600, 11_400].map((t, i) => ({ sample: t, timeMs: t, label: i === 5 ? 'V' : 'N', ...(i === 4 ? { afterBreak: true } : {}) }))
     const f = excerptFacts({ excerpt: { id: 'x', startSample: 0, endSample: 12_000, startMs: 0, endMs: 12_000, fs: 1000 }, beats, rhythms: [], excludedBeats: 3, avgBeats: 8 }, DEFAULT_VOCABULARY)
     const d = openEvidenceReasoning(f, PVC, 'g', r('b'))

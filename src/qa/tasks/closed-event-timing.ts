@@ -6,6 +6,8 @@
 // exists in the excerpt and no two listed beats are neighbours: the interval between two adjacent
 // beats of a couplet or run is a premature one, which no shifted pair has, so a list of them
 // would give itself away by its spacing (the tightest list) to an answerer blind to the ECG.
+// Rhythm events are not asked so: their onsets are annotation times between beats, and the one
+// option off the beats would be the truth.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
@@ -39,6 +41,7 @@ export function beatIndexAt(facts: ExcerptFacts, sample: number): number {
 /** A timing item with the truth at `rank` (0-3), or null when the shifted lists leave the excerpt. */
 export function closedEventTiming(facts: ExcerptFacts, event: string, rank: number, stride: number, rng: SeededRandom): QaDraft | null {
   const found = eventIn(facts, event)!
+  if (found.occurrences.some((o) => o.beats.length === 0)) return null
   const anchors = found.occurrences.map((o) => beatIndexAt(facts, o.sample))
   if (anchors.some((a, k) => k > 0 && a - anchors[k - 1] < 2)) return null
   const lists: string[] = []
