@@ -2,7 +2,7 @@
 // record 100 tiled to 24 h, beats as TALs) building QA items with inputs in all three
 // modalities: read -> annotate -> quality -> clean -> excerpt (1-minute tiles, stratified, 3 an
 // hour; and 1-hour tiles for the reports, one in four hours) -> render-text (100 Hz) ->
-// render-strip (10 s tiles) -> render-video (a clip per excerpt) -> qa; beside read -> annotate
+// render-strip (10 s tiles) -> render-video (a clip per excerpt, both sets) -> qa; beside read -> annotate
 // -> summarize in the same rounds, and the same QA case on the 1 h file (peak RSS must not grow
 // with the record's length). Each case is a child process measured as in render-24h.ts; rounds
 // are interleaved and the median is reported. Writes results/qa-24h.md, keeping its notes.
@@ -30,15 +30,15 @@ const QA_STAGES = [
   '  - {use: excerpt, options: {set: q, stratified: {lengthSec: 60, perHour: 3, seed: 1}}}',
   '  - {use: render-text, options: {windows: false, excerpts: [q], rate: 100, leads: [0]}}',
   '  - {use: render-strip, options: {windows: false, excerpts: [q], excerptTileSec: 10, leads: [0]}}',
-  '  - {use: render-video, options: {windows: false, clips: {excerpts: [q], stepSec: 2}, fps: 5, leads: [0]}}',
-  // After the 1-minute renderers, so they do not hold the signal back to the hour tiles' stretch.
+  // After the text and strip renderers, so they do not hold the signal back to the hour tiles' stretch.
   '  - {use: excerpt, options: {set: r, stratified: {lengthSec: 3600, perHour: 0.25, seed: 1, artifacts: allow}}}',
-  '  - {use: render-video, options: {windows: false, clips: {excerpts: [r], stepSec: 30}, fps: 5, leads: [0]}}',
+  // One render-video for both sets (one worker, one ring), each with its own step.
+  '  - {use: render-video, options: {windows: false, clips: [{excerpts: [q], stepSec: 2}, {excerpts: [r], stepSec: 30}], fps: 5, leads: [0]}}',
   '  - {use: qa, options: {seed: 1, sets: {q: {tasks: [closed_presence, closed_event_counting, closed_event_timing, closed_HR_extremum_timing, closed_diagnosis, open_event_counting, open_HR_extremum_timing, open_event_timing, open_diagnosis, open_evidence_reasoning], inputs: [text, images, video]}, r: {tasks: [report_statistical_overview, report_general_summary], inputs: [video]}}}}',
 ]
 const CASES = [
   { name: 'summarize', what: 'read -> annotate -> summarize (the yardstick)', file: '24h', stages: ['  - summarize'] },
-  { name: 'qa', what: 'read -> annotate -> quality -> clean -> excerpt x2 -> render-text, render-strip, render-video x2 -> qa', file: '24h', stages: QA_STAGES },
+  { name: 'qa', what: 'read -> annotate -> quality -> clean -> excerpt, render-text, render-strip, excerpt, render-video -> qa', file: '24h', stages: QA_STAGES },
   { name: 'qa-1h', what: 'the same QA case on the 1 h file', file: '1h', stages: QA_STAGES },
 ].filter((c) => args.cases!.split(',').includes(c.name))
 

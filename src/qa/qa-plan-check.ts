@@ -46,7 +46,9 @@ export function qaPlanProblems(stages: readonly PlannedStage[], self: number): s
     const sec = Math.max(...makers.map(excerptSec))
     const text = of('render-text').find((x) => setsOf(x.excerpts).includes(set))
     const strip = of('render-strip').find((x) => setsOf(x.excerpts).includes(set))
-    const video = of('render-video').find((x) => setsOf(x.clips?.excerpts).includes(set))
+    const clipOf = (x: Opts) => (x.clips as Opts[] | undefined)?.find((c) => setsOf(c.excerpts).includes(set))
+    const videoStage = of('render-video').find((x) => clipOf(x))
+    const video = videoStage ? { clips: clipOf(videoStage)! } : undefined
     const drawn: Record<string, [Opts | undefined, string]> = { text: [text, 'render-text with excerpts'], images: [strip, 'render-strip with excerpts'], video: [video, 'render-video with clips.excerpts'] }
     for (const m of spec.inputs) if (!drawn[m][0]) out.push(`qa option sets.${set}.inputs asks for ${m}, but no ${drawn[m][1]} naming "${set}" comes before qa; add one, or leave ${m} out of inputs`)
     const b = o.budgets

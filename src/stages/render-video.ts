@@ -33,6 +33,8 @@ import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, pickLead
 import { stripOptions, stripRequest } from '../render/render-request.ts'
 import { stripSize } from '../render/draw-strip.ts'
 
+const clip = z.strictObject({ excerpts: excerptSetsOption, stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) })
+
 const schema = z
   .strictObject({
     ...stripOptionFields,
@@ -51,8 +53,12 @@ const schema = z
     preset: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow']).default('veryfast'),
     /** File name under media/<recordId>/, without extension. */
     name: z.string().regex(/^[\w.-]+$/, 'a plain file name (letters, digits, . _ -)').default('video'),
-    /** A clip per excerpt of these sets (media/<recordId>/clips/<set>/<name>.mp4), frames of windowSec stepping by stepSec. */
-    clips: z.strictObject({ excerpts: excerptSetsOption, stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) }).optional(),
+    /**
+     * A clip per excerpt of these sets (media/<recordId>/clips/<set>/<name>.mp4), frames of
+     * windowSec stepping by stepSec; a list gives each its own settings (1-minute excerpts a frame
+     * a second, hour-long ones a frame every 30 s) in one stage, one worker and one ring.
+     */
+    clips: z.union([clip, z.array(clip).min(1)]).transform((v) => (Array.isArray(v) ? v : [v])).optional(),
     /** Encode the segment stage's windows into the record's video. */
     windows: z.boolean().default(true),
     /** Path to the ffmpeg binary; default FFMPEG_PATH, then PATH (looked for when the dataset is loaded). */
@@ -61,6 +67,7 @@ const schema = z
   })
   .refine((o) => !(o.fps && o.speed), { message: 'give either fps or speed, not both', path: ['speed'] })
   .refine((o) => !(o.policy === 'accelerate' && o.maxBytes), { message: 'policy "accelerate" cannot keep to maxBytes (the size is known only after encoding); use policy "split" or maxDurationSec', path: ['maxBytes'] })
+  .refine((o) => { const sets = (o.clips ?? []).flatMap((c) => c.excerpts); return new Set(sets).size === sets.length }, { message: 'a set is named by two clips entries; give each set one entry (its stepSec and windowSec)', path: ['clips'] })
 
 export type RenderVideoOptions = z.infer<typeof schema>
 
@@ -78,8 +85,8 @@ export default defineStage<RenderVideoOptions>({
     const o = ctx.options
     const ffmpeg = o.ffmpeg ?? requireFfmpeg('the render-video stage')
     await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
-    const c = o.clips
-    const intake = createSpanIntake('render-video', { markers: o.markers, windows: o.windows, excerpts: c?.excerpts })
+    const clipsOf = (set: string) => o.clips!.find((x) => x.excerpts.includes(set))!
+    const intake = createSpanIntake('render-video', { markers: o.markers, windows: o.windows, excerpts: o.clips?.flatMap((x) => x.excerpts) })
     const depth = 2 * o.threads
     const frames = createOrderedQueue<{ pixels: Uint8Array; window: WindowItem }>(depth + 1)
     const marks = createWatermarks(ctx.recordId)
@@ -134,12 +141,13 @@ export default defineStage<RenderVideoOptions>({
       const cut = intake.cut(ex)
       const leads = pickLeads('render-video', o.leads, cut.labels)
       const strip = stripOptions(o)
-      const size = stripSize(c!.windowSec, leads.length, strip)
-      const fps = o.fps ?? (o.speed ? o.speed / c!.stepSec : 10)
+      const c = clipsOf(ex.set)
+      const size = stripSize(c.windowSec, leads.length, strip)
+      const fps = o.fps ?? (o.speed ? o.speed / c.stepSec : 10)
       const rel = `clips/${ex.set}/${excerptFileName(ex)}.mp4`
       const samples = leads.map((i) => cut.samples[i])
       const done = await renderClip({ startSample: ex.startSample, startMs: ex.startMs, samples, labels: leads.map((i) => cut.labels[i]), fs: cut.fs, markers }, first(), {
-        ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c!.windowSec, stepSec: c!.stepSec, depth, size, strip,
+        ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c.windowSec, stepSec: c.stepSec, depth, size, strip,
         title: `${ctx.recordId} ${ex.reason.event?.label ?? ex.set}`, startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
       })
       ctx.count('video-frame', done.frames)
@@ -148,7 +156,7 @@ export default defineStage<RenderVideoOptions>({
         kind: 'render', id: `${ctx.recordId}:${rel}`, recordId: ctx.recordId, format: 'mp4', path: done.path, bytes: done.bytes,
         startSample: ex.startSample, endSample: ex.endSample, startMs: ex.startMs, endMs: endMs(ex.startMs, span, cut.fs),
         leads: leads.map((i) => cut.labels[i]), of: ex.id, from: [ex.id], ...(ex.reason.event ? { event: ex.reason.event } : {}),
-        frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c!.stepSec,
+        frames: done.frames, fps, durationSec: done.frames / fps, width: size.width, height: size.height, stepSec: c.stepSec,
       } satisfies RenderItem
     }
     async function* release(ready: Joined<RenderSpan>[]): AsyncGenerator<Item> {
