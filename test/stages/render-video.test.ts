@@ -93,6 +93,26 @@ describe.runIf(HAVE)('render-video', () => {
     expect(darkShare(strip.data, next)).toBeLessThan(0.6)
   }, 60_000)
 
+  it('draws several sets in one stage, each with its own clip settings (clips as a list), and refuses a set named twice', async () => {
+    // A second set of the same spans, stepped twice as coarsely: its clips have half the steps.
+    const twoSets = excerpted208.flatMap((i) => (i.kind === 'excerpt' ? [i, { ...i, set: 'w', id: i.id.replace(':ex:v:', ':ex:w:') }] : [i]))
+    const { items } = await runStage(renderVideo, twoSets, { options: { windows: false, fps: 5, clips: [{ excerpts: 'v', stepSec: 1, windowSec: 4 }, { excerpts: ['w'], stepSec: 2, windowSec: 4 }] } })
+    const clips = renders(items)
+    const v = clips.filter((r) => r.path.includes('/clips/v/'))
+    const w = clips.filter((r) => r.path.includes('/clips/w/'))
+    expect(v.length).toBeGreaterThan(1)
+    expect(w.map((r) => r.startSample)).toEqual(v.map((r) => r.startSample))
+    // 4 s frames across each excerpt (8 s, or less where the record's start or end clips it): a
+    // frame per step of 1 s for v, of 2 s for w.
+    const frames = (r: RenderItem, step: number) => Math.floor(((r.endSample - r.startSample) / 360 - 4) / step + 1e-9) + 1
+    expect(v.map((r) => [r.frames, r.stepSec])).toEqual(v.map((r) => [frames(r, 1), 1]))
+    expect(w.map((r) => [r.frames, r.stepSec])).toEqual(w.map((r) => [frames(r, 2), 2]))
+    expect(w.some((r) => r.frames === 3)).toBe(true)
+    expect((await probeVideo(path.join(runDir, w[0].path))).frames).toBe(w[0].frames)
+    const twice = await pipelineRejection(runStage(renderVideo, [], { options: { windows: false, clips: [{ excerpts: 'v' }, { excerpts: ['x', 'v'] }] } }))
+    expect(twice.message).toMatch(/a set is named by two clips entries/)
+  }, 60_000)
+
   it('encodes clips beside the record\'s video, with the same clips, frames and pixels as alone', async () => {
     const clipOptions = { excerpts: 'v', stepSec: 1, windowSec: 4 }
     const size = stripSize(4, 2, DEFAULT_STRIP_OPTIONS)
