@@ -3,10 +3,13 @@
 // everything from the point the stage still needs (the watermark, or the oldest span waiting)
 // on, growing when the watermark trails the stream further, up to MAX_SEC of signal. In a run
 // over an earlier run there are no blocks (they are not written): the windows' samples are
-// pushed instead (feed), each window as a block.
+// pushed instead (feed), each window as a block. Given the stage's `leads` option, it keeps those
+// leads only (their labels and samples are what cut gives): a stage drawing lead 0 of a two-lead
+// record holds half the signal while an hour-long excerpt waits.
 import { PipelineError } from '../core/errors.ts'
 import type { SampleBlock, WindowItem } from '../core/items.ts'
 import { createSampleRing, type SampleRing } from '../dsp/sample-ring.ts'
+import { pickLeads } from './render-options.ts'
 
 /**
  * The most signal held, in seconds: the longest excerpt (6 h, the excerpt stage's bound) and
@@ -21,13 +24,24 @@ export interface SpanCutter {
   feed(item: SampleBlock | WindowItem): void
   /** Nothing before `sample` will be cut any more. */
   keepFrom(sample: number): void
-  /** Samples [from, to) of each lead (NaN where not held), with their labels and rate. */
+  /** Samples [from, to) of each lead kept (NaN where not held), with their labels and rate. */
   cut(from: number, to: number): { samples: Float32Array[]; labels: string[]; fs: number }
 }
 
-/** A cutter for stage `stage` (named in its errors). */
-export function createSpanCutter(stage: string): SpanCutter {
+/** A cutter for stage `stage` (named in its errors), keeping the leads `wanted` names (all when absent). */
+export function createSpanCutter(stage: string, wanted?: (number | string)[]): SpanCutter {
   let ring: SampleRing | null = null
+  let picked: { from: string[]; indices: number[]; labels: string[] } | null = null
+  // The block with only the wanted leads (their indices found once per set of labels).
+  const keepLeads = (block: SampleBlock): SampleBlock => {
+    if (!wanted) return block
+    if (picked?.from !== block.labels) {
+      const indices = pickLeads(stage, wanted, block.labels)
+      picked = { from: block.labels, indices, labels: indices.map((i) => block.labels[i]) }
+    }
+    const { indices, labels } = picked
+    return { ...block, labels, leads: indices.map((i) => block.leads[i]) }
+  }
   let keep = 0
   let fs = 0
   let labels: string[] = []
@@ -39,7 +53,8 @@ export function createSpanCutter(stage: string): SpanCutter {
         this.push(item)
       } else if (!blocks) this.push({ kind: 'block', recordId: item.recordId, fs: item.fs, startSample: item.startSample, labels: item.labels, leads: item.samples })
     },
-    push(block) {
+    push(whole) {
+      const block = keepLeads(whole)
       const n = block.leads[0]?.length ?? 0
       const end = block.startSample + n
       const need = Math.max(end - keep, 0) + 2 * n + 1

@@ -17,6 +17,8 @@ export interface SpanIntakeOptions {
   wantWindow?: (w: WindowItem) => boolean
   /** The excerpt sets drawn. */
   excerpts?: readonly string[]
+  /** The stage's `leads` option: the only leads held for excerpts (all when absent). */
+  leads?: (number | string)[]
 }
 
 export interface SpanIntake {
@@ -33,7 +35,7 @@ export interface SpanIntake {
   end(): Joined<RenderSpan>[]
   /** The lowest start among the spans held (what the stage's watermark must not pass). */
   lowest(): number
-  /** The samples of an excerpt, every lead, with their labels and rate. */
+  /** The samples of an excerpt, the leads the stage draws (its `leads` option), with their labels and rate. */
   cut(ex: ExcerptItem): { samples: Float32Array[]; labels: string[]; fs: number }
 }
 
@@ -41,7 +43,7 @@ export interface SpanIntake {
 export function createSpanIntake(stage: string, o: SpanIntakeOptions): SpanIntake {
   const join = createMarkerJoin<RenderSpan>(o.markers, stage)
   const sets = new Set(o.excerpts ?? [])
-  const cutter = sets.size ? createSpanCutter(stage) : null
+  const cutter = sets.size ? createSpanCutter(stage, o.leads) : null
   let recording: RecordingItem | null = null
   let blocks = 0
   let windows = 0

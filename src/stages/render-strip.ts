@@ -48,7 +48,7 @@ export default defineStage<RenderStripOptions>({
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
-    const intake = createSpanIntake('render-strip', { markers: o.markers, windows: o.windows, wantWindow: (w) => w.index % o.every === 0, excerpts: o.excerpts })
+    const intake = createSpanIntake('render-strip', { markers: o.markers, windows: o.windows, wantWindow: (w) => w.index % o.every === 0, excerpts: o.excerpts, leads: o.leads })
     const queue = createOrderedQueue<RenderItem>(2 * o.threads + 1)
     // The strips in flight, in the order sent: their starts hold the watermark back, and those
     // never yielded (the stream stopped early) have their files removed.
@@ -85,7 +85,7 @@ export default defineStage<RenderStripOptions>({
       }
       const ex = span.excerpt
       const cut = intake.cut(ex)
-      const chosen = leads ?? pickLeads('render-strip', o.leads, cut.labels)
+      const chosen = cut.labels.map((_, i) => i) // the cut holds the leads drawn only
       const event = ex.reason.event
       const labels = chosen.map((i) => cut.labels[i])
       const title = `${ctx.recordId} ${event?.label ?? ex.set}`

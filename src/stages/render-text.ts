@@ -52,6 +52,8 @@ export type RenderTextOptions = z.infer<typeof schema>
 
 interface Span {
   labels: string[]
+  /** The samples are the chosen leads already (an excerpt's cut). */
+  picked?: boolean
   samples: Float32Array[]
   fs: number
   startSample: number
@@ -71,7 +73,7 @@ export default defineStage<RenderTextOptions>({
     const separator = Buffer.from(o.separator, 'utf8')
     const rel = o.file.replaceAll('{recordId}', ctx.recordId)
     const sets = new Set(o.excerpts ?? [])
-    const cutter = sets.size ? createSpanCutter('render-text') : null
+    const cutter = sets.size ? createSpanCutter('render-text', o.leads) : null
     const marks = createWatermarks(ctx.recordId)
     let file: MediaAppender | null = null
     let sawBlock = false
@@ -83,7 +85,7 @@ export default defineStage<RenderTextOptions>({
     let resampler: Resampler | null = null
     const write = async (s: Span): Promise<RenderItem> => {
       if (labels !== s.labels) {
-        indices = pickLeads('render-text', o.leads, s.labels)
+        indices = s.picked ? s.labels.map((_, i) => i) : pickLeads('render-text', o.leads, s.labels)
         labels = s.labels
       }
       if (o.rate !== undefined && o.rate > s.fs) {
@@ -126,7 +128,7 @@ export default defineStage<RenderTextOptions>({
         yield await write({ labels: item.labels, samples: item.samples, fs: item.fs, startSample: item.startSample, startMs: item.startMs, length: item.lengthSamples, key: `w${item.index}`, fields: { windowIndex: item.index, from: [item.id] } })
       } else if (item.kind === 'excerpt' && sets.has(item.set)) {
         const cut = cutter!.cut(item.startSample, item.endSample)
-        yield await write({ labels: cut.labels, samples: cut.samples, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: item.id.slice(ctx.recordId.length + 1), fields: { of: item.id, from: [item.id] } })
+        yield await write({ labels: cut.labels, samples: cut.samples, picked: true, fs: cut.fs, startSample: item.startSample, startMs: item.startMs, length: item.endSample - item.startSample, key: item.id.slice(ctx.recordId.length + 1), fields: { of: item.id, from: [item.id] } })
       }
     }
     if (o.windows && !sawWindow && sawBlock && !sets.size) throw noWindows('render-text')

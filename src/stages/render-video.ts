@@ -86,7 +86,7 @@ export default defineStage<RenderVideoOptions>({
     const ffmpeg = o.ffmpeg ?? requireFfmpeg('the render-video stage')
     await checkFfmpegOnce(ffmpeg, ctx.signal, ctx.run.once)
     const clipsOf = (set: string) => o.clips!.find((x) => x.excerpts.includes(set))!
-    const intake = createSpanIntake('render-video', { markers: o.markers, windows: o.windows, excerpts: o.clips?.flatMap((x) => x.excerpts) })
+    const intake = createSpanIntake('render-video', { markers: o.markers, windows: o.windows, excerpts: o.clips?.flatMap((x) => x.excerpts), leads: o.leads })
     const depth = 2 * o.threads
     const frames = createOrderedQueue<{ pixels: Uint8Array; window: WindowItem }>(depth + 1)
     const marks = createWatermarks(ctx.recordId)
@@ -139,7 +139,7 @@ export default defineStage<RenderVideoOptions>({
     }
     async function* clip(ex: ExcerptItem, markers: Joined<RenderSpan>['markers']): AsyncGenerator<Item> {
       const cut = intake.cut(ex)
-      const leads = pickLeads('render-video', o.leads, cut.labels)
+      const leads = cut.labels.map((_, i) => i) // the cut holds the leads drawn only
       const strip = stripOptions(o)
       const c = clipsOf(ex.set)
       const size = stripSize(c.windowSec, leads.length, strip)

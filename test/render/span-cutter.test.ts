@@ -8,6 +8,21 @@ const fs = 10
 const block = (k: number): SampleBlock => ({ kind: 'block', recordId: 'rec', fs, startSample: k * 100, labels: ['I'], leads: [Float32Array.from({ length: 100 }, (_, i) => k * 100 + i)] })
 
 describe('span cutter', () => {
+  it('keeps only the leads a stage draws, named by index or label, and refuses one the record lacks', () => {
+    const two = (k: number): SampleBlock => ({ ...block(k), labels: ['MLII', 'V1'], leads: [block(k).leads[0], Float32Array.from({ length: 100 }, (_, i) => -(k * 100 + i))] })
+    for (const wanted of [[1], ['V1'], ['v1 ']]) {
+      const c = createSpanCutter('render-text', wanted)
+      for (let k = 0; k < 5; k++) c.push(two(k))
+      const cut = c.cut(120, 123)
+      expect(cut.labels).toEqual(['V1'])
+      expect(cut.samples.map((x) => Array.from(x))).toEqual([[-120, -121, -122]])
+    }
+    const all = createSpanCutter('render-strip')
+    all.push(two(0))
+    expect(all.cut(0, 2).labels).toEqual(['MLII', 'V1'])
+    expect(() => createSpanCutter('render-strip', [2]).push(two(0))).toThrow(/leads/)
+  })
+
   it('cuts any span from where it was told to keep, and NaN where it holds nothing', () => {
     const c = createSpanCutter('test')
     for (let k = 0; k < 50; k++) c.push(block(k))

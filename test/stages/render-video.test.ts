@@ -95,7 +95,7 @@ describe.runIf(HAVE)('render-video', () => {
 
   it('draws several sets in one stage, each with its own clip settings (clips as a list), and refuses a set named twice', async () => {
     // A second set of the same spans, stepped twice as coarsely: its clips have half the steps.
-    const twoSets = excerpted208.flatMap((i) => (i.kind === 'excerpt' ? [i, { ...i, set: 'w', id: i.id.replace(':ex:v:', ':ex:w:') }] : [i]))
+    const twoSets = excerpted208.flatMap((i): Item[] => (i.kind === 'excerpt' ? [i, { ...i, set: 'w', id: i.id.replace(':ex:v:', ':ex:w:') }] : [i]))
     const { items } = await runStage(renderVideo, twoSets, { options: { windows: false, fps: 5, clips: [{ excerpts: 'v', stepSec: 1, windowSec: 4 }, { excerpts: ['w'], stepSec: 2, windowSec: 4 }] } })
     const clips = renders(items)
     const v = clips.filter((r) => r.path.includes('/clips/v/'))
