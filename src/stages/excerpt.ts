@@ -14,7 +14,7 @@ import { createWatermarks } from '../core/watermark.ts'
 import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
 import { aroundPlan, everyPlan, randomPlan, wholePlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
 import { stratifiedPlan, type StratifiedInput } from '../excerpts/stratified-plan.ts'
-import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
+import { vocabularyOption } from '../qa/vocabulary-option.ts'
 
 // A render stage holds a span's signal until it has passed (src/render/span-cutter.ts): 6 h at most.
 const lengthSec = z.number().positive().max(6 * 3600, 'at most 21600 (6 h): a render stage holds an excerpt\'s whole signal until it has passed')
@@ -44,6 +44,8 @@ const stratified = z.strictObject({
   artifacts: z.enum(['skip', 'allow']).default('skip'),
   /** Whose beats say which events a tile holds. */
   source: z.enum(['reference', 'detector']).default('reference'),
+  /** The events weighed (the qa stage's vocabulary; default: src/qa/vocabulary.ts). */
+  vocabulary: vocabularyOption,
 })
 
 const schema = z
@@ -100,7 +102,7 @@ export default defineStage<ExcerptOptions>({
         state.plan = randomPlan(o.random.count, sec(o.random.lengthSec), total, `${o.random.seed}:${ctx.recordId}`)
       } else if (o.stratified) {
         const t = o.stratified
-        const p = stratifiedPlan({ length: sec(t.lengthSec), horizon: sec(t.horizonHours * 3600), perHour: t.perHour, fs, seed: `${t.seed}:${ctx.recordId}`, allowArtifacts: t.artifacts === 'allow', avgBeats: 8, vocab: DEFAULT_VOCABULARY })
+        const p = stratifiedPlan({ length: sec(t.lengthSec), horizon: sec(t.horizonHours * 3600), perHour: t.perHour, fs, seed: `${t.seed}:${ctx.recordId}`, allowArtifacts: t.artifacts === 'allow', avgBeats: 8, vocab: t.vocabulary })
         state.plan = p
         state.feed = p.input
       } else if (o.whole) {

@@ -21,7 +21,7 @@ import { assignSplits } from '../qa/splits.ts'
 import { composeItem } from '../qa/compose-item.ts'
 import { checkBudgets } from '../qa/input-budgets.ts'
 import { qaPlanProblems } from '../qa/qa-plan-check.ts'
-import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
+import { vocabularyOption } from '../qa/vocabulary-option.ts'
 import { caseIdOf } from '../config/case-id.ts'
 
 const tasks = z.union([z.literal('all'), z.array(z.enum(TASK_TYPES as [TaskType, ...TaskType[]])).min(1)])
@@ -47,6 +47,8 @@ const schema = z.strictObject({
   perExcerpt: z.number().int().min(1).max(20).default(2),
   pairsPerEvent: z.number().int().min(1).default(50),
   timingStride: z.number().int().min(1).max(20).default(1),
+  /** The events asked about and where each comes from (docs/qa.md); default: src/qa/vocabulary.ts. */
+  vocabulary: vocabularyOption,
 })
 
 export type QaOptions = z.infer<typeof schema>
@@ -59,7 +61,7 @@ export default defineStage<QaOptions>({
   async *transform(source, ctx) {
     const o = ctx.options
     const seed = String(o.seed)
-    const buffer = createFactBuffer(DEFAULT_VOCABULARY, o.avgBeats)
+    const buffer = createFactBuffer(o.vocabulary, o.avgBeats)
     const marks = createWatermarks(ctx.recordId)
     const entries: { ex: ExcerptItem; facts: Record<'reference' | 'detector', ExcerptFacts>; inputs: ReturnType<typeof createInputs> }[] = []
     const byId = new Map<string, (typeof entries)[number]>()
