@@ -39,6 +39,20 @@ const largest = numeric((l) => argBest(l.length, (i) => l.filter((o) => compareL
 const hasList = (l: number[][]) => l.some((o) => o.length >= 2)
 const tightest = numeric((l) => (hasList(l) ? argBest(l.length, (i) => smallestGap(l[i])) : null))
 const widest = numeric((l) => (hasList(l) ? argBest(l.length, (i) => { const g = smallestGap(l[i]); return g === null ? null : -g }) : null))
+// Options of one number each, in value order: the one after the smallest step (or before the
+// largest) between neighbouring options. Beat times around a premature beat give it away so: its
+// coupling interval before it is short, the pause after it long.
+const steps = (pickStep: (gap: number) => number, side: 0 | 1) => numeric((l) => {
+  if (l.length < 3 || !l.every((o) => o.length === 1)) return null
+  const order = l.map((_, i) => i).sort((a, b) => l[a][0] - l[b][0])
+  let best: number | null = null
+  let score = Infinity
+  for (let k = 1; k < order.length; k++) {
+    const s = pickStep(l[order[k]][0] - l[order[k - 1]][0])
+    if (s < score) [best, score] = [order[k - 1 + side], s]
+  }
+  return best
+})
 
 /** The answerers that need no train split. */
 export const BLIND_ANSWERERS: readonly Answerer[] = [
@@ -47,6 +61,8 @@ export const BLIND_ANSWERERS: readonly Answerer[] = [
   { name: 'largest', describe: 'the numeric option whose sorted list is largest', pick: largest },
   { name: 'tightest list', describe: 'among options of 2+ numbers, the one with the smallest gap between consecutive numbers', pick: tightest },
   { name: 'widest list', describe: 'among options of 2+ numbers, the one with the largest smallest gap', pick: widest },
+  { name: 'after shortest step', describe: 'among options of one number, in value order, the one after the smallest step between neighbours', pick: steps((g) => g, 1) },
+  { name: 'before longest step', describe: 'among options of one number, in value order, the one before the largest step between neighbours', pick: steps((g) => -g, 0) },
   { name: 'longest text', describe: 'the option with the most characters', pick: withOptions((o) => argBest(o.length, (i) => -o[i].trim().length)) },
   { name: 'shortest text', describe: 'the option with the fewest characters', pick: withOptions((o) => argBest(o.length, (i) => o[i].trim().length)) },
   { name: 'first letter', describe: 'always A', pick: withOptions(() => 0) },

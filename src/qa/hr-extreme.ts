@@ -1,10 +1,14 @@
 // The fastest or slowest heart rate of an excerpt, as summarize reports it (the 8-beat NN average;
-// its time is the beat ending the window), and which other moments are clearly slower (or
-// faster): windows sharing no beat with it whose rate is at least `marginBpm` away. A closed item
-// offers only those beside the truth, so the right option is clearly the extreme among them; an
-// open item is fair only when every such window is that far (`clear`), else two moments tie
-// within what a reader can measure.
+// its time is the beat ending the window), and which other moments a closed item may offer beside
+// it: windows sharing no beat with it whose rate is at least `marginBpm` away. Every two options
+// are kept more than avgBeats + 2 beats apart (decoy-beats.ts): the moments near the extreme
+// rate are near it in time, so with decoys allowed close to one another the truth would be the
+// option with the widest gaps around it (the option before the widest step between options was
+// the truth 40 % of the time in a synthetic audit). An open item is fair only when every window
+// sharing no beat with the extreme is that far (`clear`), else two moments tie within what a
+// reader can measure.
 import type { ExcerptFacts } from './excerpt-facts.ts'
+import { decoysAround } from './decoy-beats.ts'
 
 export interface HrExtreme {
   which: 'fastest' | 'slowest'
@@ -35,23 +39,7 @@ export function hrExtreme(facts: ExcerptFacts, which: 'fastest' | 'slowest', avg
   return { which, index: best, bpm: Math.round(hr[best] * 10) / 10, timeMs: Math.round(facts.beats[best].timeMs), others, clear }
 }
 
-/**
- * Decoy beats for a closed item: `rank` of them before the truth and 3 - rank after, no two of
- * them neighbours, drawn by `below`; null when the excerpt has too few.
- */
-export function extremeDecoys(x: HrExtreme, rank: number, below: (n: number) => number): number[] | null {
-  const pickFrom = (pool: number[], n: number): number[] | null => {
-    const out: number[] = []
-    let left = pool
-    while (out.length < n) {
-      if (left.length === 0) return null
-      const i = left[below(left.length)]
-      out.push(i)
-      left = left.filter((j) => Math.abs(j - i) > 1)
-    }
-    return out
-  }
-  const before = pickFrom(x.others.filter((i) => i < x.index), rank)
-  const after = pickFrom(x.others.filter((i) => i > x.index), 3 - rank)
-  return before && after ? [...before, ...after].sort((a, b) => a - b) : null
+/** Decoy beats for a closed item: beats clearly slower (faster) than the extreme, at `rank`, every two options more than avgBeats + 2 beats apart (decoy-beats.ts). */
+export function extremeDecoys(x: HrExtreme, rank: number, avgBeats: number, below: (n: number) => number): number[] | null {
+  return decoysAround(x.index, x.others, rank, below, avgBeats + 2)
 }

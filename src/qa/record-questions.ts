@@ -35,8 +35,6 @@ export interface QuestionOptions {
   perExcerpt: number
   /** Yes/no pairs per event and task in a record. */
   pairsPerEvent: number
-  /** Beats between neighbouring options of a closed timing item. */
-  timingStride: number
 }
 
 export interface Excerpted {
@@ -89,9 +87,10 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
   let returned: number[] = []
   for (const i of withTask('closed_event_timing')) {
     const r = rng(`closed_event_timing:${i}`)
-    for (const ev of timable(fx(i), o, r)) {
+    const once = fx(i).events.filter((e) => !e.boundary && e.occurrences.length === 1 && e.occurrences[0].beats.length > 0).map((e) => e.name)
+    for (const ev of shuffled(once, r).slice(0, o.perExcerpt)) {
       const rank = returned.pop() ?? timingDeck()
-      const d = closedEventTiming(fx(i), ev, rank, o.timingStride, r)
+      const d = closedEventTiming(fx(i), ev, rank, r)
       if (d) add(i, d)
       else returned.push(rank) // the next item takes this rank, so ranks stay balanced
     }

@@ -46,7 +46,6 @@ const schema = z.strictObject({
   maxList: z.number().int().min(1).max(20).default(6),
   perExcerpt: z.number().int().min(1).max(20).default(2),
   pairsPerEvent: z.number().int().min(1).default(50),
-  timingStride: z.number().int().min(1).max(20).default(1),
   /** The events asked about and where each comes from (docs/qa.md); default: src/qa/vocabulary.ts. */
   vocabulary: vocabularyOption,
 })
@@ -95,7 +94,7 @@ export default defineStage<QaOptions>({
     }
     const beats = o.source === 'auto' ? (buffer.seenReference > 0 ? 'reference' : 'detector') : o.source
     const tasksOf = (set: string) => new Set(o.sets[set].tasks === 'all' ? TASK_TYPES : o.sets[set].tasks)
-    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats], tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent, timingStride: o.timingStride })
+    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats], tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent })
     const caseId = caseIdOf(ctx.record)
     const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
     for (const e of entries) checkBudgets(e.ex, e.inputs.inputs(), { budgets: o.budgets, inputs: o.sets[e.ex.set].inputs })

@@ -128,22 +128,23 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
             break
           }
           same('timestampsMs', g.timestampsMs, times)
-          same('value', g.value, times.length)
+          // Open: the count; closed (asked only where the event occurs once): its time.
+          same('value', g.value, q.taskType === 'closed_event_timing' ? times[0] : times.length)
           same('evidenceBeats', g.evidenceBeats, evBeats)
           if (q.taskType === 'closed_event_timing') {
             closed()
+            if (times.length !== 1) bad(`a closed timing item about an event that occurs ${times.length} times`)
             if (g.choices!.length !== 4) bad(`${g.choices!.length} options`)
             same('chosen option', numbers(g.choices![g.correct!]), times)
-            g.choices!.forEach((c, k) => {
+            g.choices!.forEach((c) => {
               const list = numbers(c)
               if (list.length !== times.length) bad(`option "${c}" lists ${list.length} times, the event has ${times.length}`)
-              // A rhythm event's truth lists its episodes' onsets (annotations between beats, not
-              // beat times): checked above; its distractors, like every option of a beat-based
-              // event, are kept beats' times. (That the truth is then the one option off the
-              // beats is a src bug, asserted apart below.)
-              if (k === g.correct && rhythmEvent) return
+              if (rhythmEvent) bad('a closed timing item about a rhythm event (its onset is no beat)')
               for (const t of list) if (beatAtMs(t) < 0) bad(`option "${c}": ${t} is not the time of a kept beat of the excerpt`)
             })
+            // No two options are neighbouring beats (their spacing would show the premature beat).
+            const at = g.choices!.map((c) => beatAtMs(numbers(c)[0])).sort((a, b) => a - b)
+            for (let k = 1; k < at.length; k++) if (at[k] - at[k - 1] < 2) bad(`options at neighbouring beats ${at[k - 1]} and ${at[k]}`)
           }
           break
         }

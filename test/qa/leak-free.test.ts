@@ -14,7 +14,7 @@ import { TASKS_BY_TIER, TASK_TYPES, type HoltercareItem } from '../../src/qa/hol
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { syntheticRecord } from '../helpers/synthetic-beats.ts'
 
-const OPTIONS = { seed: '3', avgBeats: 8, marginBpm: 3, maxList: 6, perExcerpt: 2, pairsPerEvent: 1000, timingStride: 1 }
+const OPTIONS = { seed: '3', avgBeats: 8, marginBpm: 3, maxList: 6, perExcerpt: 2, pairsPerEvent: 1000 }
 
 function generate(records: number, split: 'train' | 'test'): HoltercareItem[] {
   const out: HoltercareItem[] = []
@@ -36,7 +36,7 @@ function generate(records: number, split: 'train' | 'test'): HoltercareItem[] {
 
 describe('closed options are leak-free', () => {
   const train = generate(40, 'train')
-  const test = generate(200, 'test')
+  const test = generate(400, 'test')
   const report = auditItems(test.map((item) => ({ split: 'test', item })), train)
 
   it.each(TASKS_BY_TIER['Closed-QA'])('%s: at least 500 items, every blind answerer within chance + 5 points', (task) => {

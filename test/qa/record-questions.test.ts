@@ -9,7 +9,7 @@ import { TASKS_BY_TIER, TASK_TYPES, type TaskType } from '../../src/qa/holtercar
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { syntheticRecord } from '../helpers/synthetic-beats.ts'
 
-const OPTIONS: QuestionOptions = { seed: '5', avgBeats: 8, marginBpm: 3, maxList: 6, perExcerpt: 2, pairsPerEvent: 1000, timingStride: 1 }
+const OPTIONS: QuestionOptions = { seed: '5', avgBeats: 8, marginBpm: 3, maxList: 6, perExcerpt: 2, pairsPerEvent: 1000 }
 const ALL = new Set(TASK_TYPES)
 
 // Which ectopic classes an excerpt keeps (the others become N), so excerpts differ in findings.

@@ -18,7 +18,7 @@ const ASK = [
 
 /** A closed extremum item with the truth at `rank`, or null when the excerpt has too few other windows. */
 export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, rank: number, avgBeats: number, rng: SeededRandom): QaDraft | null {
-  const decoys = extremeDecoys(x, rank, (n) => rng.below(n))
+  const decoys = extremeDecoys(x, rank, avgBeats, (n) => rng.below(n))
   if (!decoys) return null
   const times = [...decoys.slice(0, rank).map((i) => facts.beats[i].timeMs), x.timeMs, ...decoys.slice(rank).map((i) => facts.beats[i].timeMs)].map((t) => `${Math.round(t)} ms`)
   return {
