@@ -9,21 +9,12 @@
 // at most horizon + length of signal; memory holds the stretch's beats and tiles only.
 import { createSeededRandom, type SeededRandom } from './seeded-random.ts'
 import type { ExcerptPlan, Span } from './excerpt-plans.ts'
-import { excerptFacts, type FactsBeat, type RhythmSpan } from '../qa/excerpt-facts.ts'
+import { createFactBuffer, type FactBuffer } from '../qa/fact-buffer.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
 import { shuffled } from '../qa/option-groups.ts'
-import { applyNoiseMark } from '../qa/noise-marks.ts'
 
-export interface StratifiedInput {
-  beat(b: FactsBeat): void
-  /** A reference rhythm change (null: an end marker). */
-  rhythm(sample: number, timeMs: number, rhythm: string | null): void
-  /** A flagged span [start, end) (artifact). */
-  artifact(start: number, end: number): void
-  /** A reference `~` mark (src/qa/noise-marks.ts: an unreadable stretch is an artifact). */
-  noise(sample: number, subtype: number | undefined): void
-  gap(atSample: number): void
-}
+/** What the plan is fed as the stream passes: the qa stage's fact buffer (beats, rhythm changes, `~` marks, artifacts, gaps). */
+export type StratifiedInput = Pick<FactBuffer, 'beat' | 'rhythm' | 'artifact' | 'noise' | 'gap'>
 
 export interface StratifiedOptions {
   length: number
@@ -33,20 +24,19 @@ export interface StratifiedOptions {
   fs: number
   seed: string
   allowArtifacts: boolean
+  /** Whose beats say which events a tile holds. */
+  source: 'reference' | 'detector'
   avgBeats: number
   vocab: readonly VocabularyEvent[]
 }
 
-/** A stratified plan; feed it the reference facts through `input` as they pass. */
+/** A stratified plan; feed it the stream's facts through `input` as they pass. */
 export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: StratifiedInput } {
   const rng = createSeededRandom(o.seed)
   const offset = rng.below(o.length)
   const horizon = Math.max(o.length, Math.floor(o.horizon / o.length) * o.length)
+  const buffer = createFactBuffer(o.vocab, o.avgBeats)
   let chunk = 0 // the stretch [offset + chunk * horizon, + horizon) still to decide
-  let beats: FactsBeat[] = []
-  let rhythms: RhythmSpan[] = []
-  let artifacts: [number, number][] = []
-  let gaps: number[] = []
   let chosen: Span[] = []
   let owed = 0 // tiles per hour of the stretches decided so far, unrounded: what rounding left over carries on
   const chunkStart = () => offset + chunk * horizon
@@ -55,7 +45,6 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
     for (let s = chunkStart(); s + o.length <= Math.min(end, chunkStart() + horizon); s += o.length) out.push([s, s + o.length])
     return out
   }
-  const eligible = ([s, e]: [number, number]) => !gaps.some((g) => g > s && g < e) && (o.allowArtifacts || !artifacts.some(([a, b]) => a < e && b > s))
   const decide = (end: number) => {
     const all = tiles(end)
     // The quota accumulates over the stretches, so 1 tile in 4 hours with 1-hour stretches takes
@@ -63,20 +52,15 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
     const before = Math.round(owed)
     owed += (o.perHour * all.length * o.length) / (o.fs * 3600)
     const quota = Math.round(owed) - before
-    const cands = all.filter(eligible).map(([s, e]) => {
-      const inTile = beats.filter((b) => b.sample >= s && b.sample < e)
-      const facts = excerptFacts({ excerpt: { id: '', startSample: s, endSample: e, startMs: 0, endMs: 0, fs: o.fs }, beats: inTile, rhythms: rhythms.filter((r) => r.startSample < e && r.endSample > s), excludedBeats: 0, avgBeats: o.avgBeats }, o.vocab)
-      return { s, e, events: facts.events.map((x) => x.name) }
-    })
+    const cands = all.filter(([s, e]) => buffer.clean(s, e, o.allowArtifacts)).map(([s, e]) => ({
+      s, e, events: buffer.facts({ id: '', startSample: s, endSample: e, startMs: 0, endMs: 0, fs: o.fs }, o.source).events.map((x) => x.name),
+    }))
     chosen.push(...choose(cands, quota, rng).map(([s, e]) => ({ startSample: s, endSample: e, reason: { rule: 'stratified', seed: o.seed } })))
     chosen.sort((a, b) => a.startSample - b.startSample)
     chunk++
-    const keep = chunkStart()
-    beats = beats.filter((b) => b.sample >= keep)
-    rhythms = rhythms.filter((r) => r.endSample > keep)
-    artifacts = artifacts.filter(([, b]) => b > keep)
+    buffer.keepFrom(chunkStart())
   }
-  const plan: ExcerptPlan & { input: StratifiedInput } = {
+  return {
     event() {},
     due(w) {
       while (chunkStart() + horizon <= w) decide(w)
@@ -89,29 +73,8 @@ export function stratifiedPlan(o: StratifiedOptions): ExcerptPlan & { input: Str
       while (chunkStart() + o.length <= end) decide(end)
       return chosen.splice(0)
     },
-    input: {
-      beat(b) {
-        let i = beats.length
-        while (i > 0 && beats[i - 1].sample > b.sample) i--
-        beats.splice(i, 0, b)
-      },
-      rhythm(sample, timeMs, rhythm) {
-        const open = rhythms.at(-1)
-        if (open && open.endSample === Infinity) Object.assign(open, { endSample: sample, endMs: timeMs })
-        if (rhythm) rhythms.push({ rhythm, startSample: sample, startMs: timeMs, endSample: Infinity, endMs: Infinity })
-      },
-      artifact(start, end) {
-        artifacts.push([start, end])
-      },
-      noise(sample, subtype) {
-        applyNoiseMark(artifacts, sample, subtype)
-      },
-      gap(at) {
-        gaps.push(at)
-      },
-    },
+    input: buffer,
   }
-  return plan
 }
 
 // Up to half of `n` tiles in turns over the events, rarest first, a random tile holding each

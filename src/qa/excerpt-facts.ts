@@ -121,6 +121,18 @@ export function excerptFacts(input: FactsInput, vocab: readonly VocabularyEvent[
   }
 }
 
+/** The index of the first item of a sample-ordered list at or after `sample` (binary search). */
+export function firstAtOrAfter(list: readonly { sample: number }[], sample: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (list[mid].sample < sample) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** The facts of an event, or null when it is absent from the excerpt. */
 export function eventIn(facts: ExcerptFacts, name: string): EventFacts | null {
   return facts.events.find((e) => e.name === name) ?? null

@@ -1,10 +1,12 @@
-// What the qa stage keeps of a record's stream to compute an excerpt's facts when the excerpt
-// arrives (its span has passed, so every beat in it has come): the beats of each source in
-// sample order, the reference rhythm episodes, the flagged (artifact) spans and the gaps. Kept
-// from the lowest position an excerpt still to come may start at (the watermark), so memory is
-// bounded by the longest excerpt and the watermark's lag, not by the record.
-import type { BeatItem } from '../core/items.ts'
-import { excerptFacts, type ExcerptFacts, type FactsBeat, type FactsInput, type RhythmSpan } from './excerpt-facts.ts'
+// What is kept of a record's stream to compute the facts of a span once it has passed (every
+// beat in it has come): the beats of each source in sample order, the reference rhythm episodes,
+// the flagged (artifact) spans and the gaps, kept from the lowest position a span still to come
+// may start at, so memory is bounded by the longest span and the watermark's lag, not by the
+// record. The qa stage computes its excerpts' facts from it, and the stratified excerpt rule its
+// candidate tiles', so both apply one set of rules (artifacts, breaks, rhythms).
+import type { AnnotationItem, BeatItem } from '../core/items.ts'
+import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
+import { excerptFacts, firstAtOrAfter, type ExcerptFacts, type FactsBeat, type FactsInput, type RhythmSpan } from './excerpt-facts.ts'
 import type { VocabularyEvent } from './vocabulary.ts'
 import { applyNoiseMark } from './noise-marks.ts'
 
@@ -19,16 +21,10 @@ function insertSorted<T extends { sample: number }>(list: T[], x: T): void {
   list.splice(i, 0, x)
 }
 
-function firstAtOrAfter<T extends { sample: number }>(list: readonly T[], sample: number): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (list[mid].sample < sample) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
+/** A beat as the buffer takes it (a beat item; source reference when absent). */
+export type BufferedBeat = Pick<BeatItem, 'sample' | 'timeMs' | 'label'> & Partial<Pick<BeatItem, 'source' | 'symbol' | 'qrsSpanMs' | 'templateCorr'>>
+
+export type FactBuffer = ReturnType<typeof createFactBuffer>
 
 /** A record's buffered facts. */
 export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: number) {
@@ -41,11 +37,12 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
     get seenReference() {
       return seenReference
     },
-    beat(b: BeatItem): void {
-      if (b.source === 'reference') seenReference++
+    beat(b: BufferedBeat): void {
+      const source = b.source ?? 'reference'
+      if (source === 'reference') seenReference++
       const fb: FactsBeat = { sample: b.sample, timeMs: b.timeMs, label: b.label, ...(b.symbol !== undefined ? { symbol: b.symbol } : {}) }
-      if (b.source === 'detector') Object.assign(fb, { qrsSpanMs: (b.qrsSpanMs as number | null | undefined) ?? null, templateCorr: (b.templateCorr as number | null | undefined) ?? null })
-      insertSorted(beats[b.source], fb)
+      if (source === 'detector') Object.assign(fb, { qrsSpanMs: (b.qrsSpanMs as number | null | undefined) ?? null, templateCorr: (b.templateCorr as number | null | undefined) ?? null })
+      insertSorted(beats[source], fb)
     },
     /** A reference rhythm change at `sample` (null: the end marker of the episode in progress). */
     rhythm(sample: number, timeMs: number, rhythm: string | null): void {
@@ -62,6 +59,10 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
     },
     gap(atSample: number): void {
       gaps.push(atSample)
+    },
+    /** Whether [start, end) holds no gap and (unless `artifacts` are allowed) overlaps no artifact period. */
+    clean(start: number, end: number, allowArtifacts = false): boolean {
+      return !gaps.some((g) => g > start && g < end) && (allowArtifacts || !artifacts.some(([a, b]) => a < end && b > start))
     },
     /** The facts of the span [start, end) from the beats of `source`. */
     facts(ex: FactsInput['excerpt'], source: BeatSource): ExcerptFacts {
@@ -95,6 +96,8 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
       }
       while (rhythms.length > 1 && rhythms[0].endSample <= sample) rhythms.shift()
       artifacts = artifacts.filter(([, b]) => b > sample)
+      // The last gap before `sample` still breaks the interval into the first beat kept.
+      while (gaps.length > 1 && gaps[1] <= sample) gaps.shift()
     },
   }
 }
@@ -108,4 +111,11 @@ function lendMeasures(ref: FactsBeat[], det: readonly FactsBeat[]): void {
     const d = near.sort((x, y) => Math.abs(x.timeMs - b.timeMs) - Math.abs(y.timeMs - b.timeMs))[0]
     if (d) Object.assign(b, { qrsSpanMs: d.qrsSpanMs ?? null, templateCorr: d.templateCorr ?? null })
   }
+}
+
+/** Feeds a reference annotation to a buffer: a rhythm change ("+" with "(NAME" or ")") or a `~` signal-quality mark; other annotations say nothing it keeps. */
+export function feedReferenceMark(into: Pick<FactBuffer, 'rhythm' | 'noise'>, a: Pick<AnnotationItem, 'sample' | 'timeMs' | 'symbol' | 'aux' | 'subtype'>): void {
+  const rhythm = rhythmOf(a)
+  if (rhythm || endsRhythm(a)) into.rhythm(a.sample, a.timeMs, rhythm)
+  else if (a.symbol === '~') into.noise(a.sample, a.subtype)
 }

@@ -14,6 +14,7 @@ import { createWatermarks } from '../core/watermark.ts'
 import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
 import { aroundPlan, everyPlan, randomPlan, wholePlan, type ExcerptPlan, type Span } from '../excerpts/excerpt-plans.ts'
 import { stratifiedPlan, type StratifiedInput } from '../excerpts/stratified-plan.ts'
+import { feedReferenceMark } from '../qa/fact-buffer.ts'
 import { vocabularyOption } from '../qa/vocabulary-option.ts'
 
 // A render stage holds a span's signal until it has passed (src/render/span-cutter.ts): 6 h at most.
@@ -102,7 +103,7 @@ export default defineStage<ExcerptOptions>({
         state.plan = randomPlan(o.random.count, sec(o.random.lengthSec), total, `${o.random.seed}:${ctx.recordId}`)
       } else if (o.stratified) {
         const t = o.stratified
-        const p = stratifiedPlan({ length: sec(t.lengthSec), horizon: sec(t.horizonHours * 3600), perHour: t.perHour, fs, seed: `${t.seed}:${ctx.recordId}`, allowArtifacts: t.artifacts === 'allow', avgBeats: 8, vocab: t.vocabulary })
+        const p = stratifiedPlan({ length: sec(t.lengthSec), horizon: sec(t.horizonHours * 3600), perHour: t.perHour, fs, seed: `${t.seed}:${ctx.recordId}`, allowArtifacts: t.artifacts === 'allow', source: t.source, avgBeats: 8, vocab: t.vocabulary })
         state.plan = p
         state.feed = p.input
       } else if (o.whole) {
@@ -145,13 +146,9 @@ export default defineStage<ExcerptOptions>({
       } else if (state.feed && item.kind === 'quality') {
         if (item.leads.some((l) => l.flags.length)) state.feed.artifact(item.startSample, item.endSample)
       } else if (state.feed && item.kind === 'beat') {
-        if (item.source === o.stratified!.source) state.feed.beat({ sample: item.sample, timeMs: item.timeMs, label: item.label, symbol: item.symbol })
+        state.feed.beat(item)
       } else if (state.feed && item.kind === 'annotation') {
-        if ((item.origin === 'sidecar') === sidecar) {
-          const rhythm = rhythmOf(item)
-          if (rhythm || endsRhythm(item)) state.feed.rhythm(item.sample, item.timeMs, rhythm)
-          else if (item.symbol === '~') state.feed.noise(item.sample, item.subtype)
-        }
+        if ((item.origin === 'sidecar') === sidecar) feedReferenceMark(state.feed, item)
       } else if (plan && item.kind === 'beat') {
         if (wanted.has(item.label) && fromSource(item.source)) plan.event({ sample: item.sample, timeMs: item.timeMs, label: item.label, source: item.source, kind: 'beat' })
       } else if (plan && item.kind === 'annotation') {

@@ -11,8 +11,7 @@ import { defineStage } from '../core/stage.ts'
 import type { ExcerptItem, QaItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { createWatermarks } from '../core/watermark.ts'
-import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
-import { createFactBuffer } from '../qa/fact-buffer.ts'
+import { createFactBuffer, feedReferenceMark } from '../qa/fact-buffer.ts'
 import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import { TASK_TYPES, type TaskType } from '../qa/holtercare-format.ts'
 import { createInputs } from '../qa/item-inputs.ts'
@@ -62,7 +61,7 @@ export default defineStage<QaOptions>({
     const seed = String(o.seed)
     const buffer = createFactBuffer(o.vocabulary, o.avgBeats)
     const marks = createWatermarks(ctx.recordId)
-    const entries: { ex: ExcerptItem; facts: Record<'reference' | 'detector', ExcerptFacts>; inputs: ReturnType<typeof createInputs> }[] = []
+    const entries: { ex: ExcerptItem; facts: Record<'reference' | 'detector', ExcerptFacts | null>; inputs: ReturnType<typeof createInputs> }[] = []
     const byId = new Map<string, (typeof entries)[number]>()
     let patient: { age?: number; sex?: 'M' | 'F' } = {}
     let sidecar = false
@@ -81,30 +80,31 @@ export default defineStage<QaOptions>({
         patient = { ...(typeof p.age === 'number' ? { age: p.age } : {}), ...(p.sex === 'M' || p.sex === 'F' ? { sex: p.sex } : {}) }
       } else if (item.kind === 'beat') buffer.beat(item)
       else if (item.kind === 'annotation' && (item.origin === 'sidecar') === sidecar) {
-        const rhythm = rhythmOf(item)
-        if (rhythm || endsRhythm(item)) buffer.rhythm(item.sample, item.timeMs, rhythm)
-        else if (item.symbol === '~') buffer.noise(item.sample, item.subtype)
+        feedReferenceMark(buffer, item)
       } else if (item.kind === 'quality' && item.leads.some((l) => l.flags.length)) buffer.artifact(item.startSample, item.endSample)
       else if (item.kind === 'gap') buffer.gap(item.atSample)
       else if (item.kind === 'excerpt' && Object.hasOwn(o.sets, item.set)) {
-        const entry = { ex: item, facts: { reference: buffer.facts(item, 'reference'), detector: buffer.facts(item, 'detector') }, inputs: createInputs() }
+        // With source auto both are kept: which one the record uses is known at its end.
+        const facts = (s: 'reference' | 'detector') => (o.source === s || o.source === 'auto' ? buffer.facts(item, s) : null)
+        const entry = { ex: item, facts: { reference: facts('reference'), detector: facts('detector') }, inputs: createInputs() }
         entries.push(entry)
         byId.set(item.id, entry)
       } else if (item.kind === 'render' && typeof item.of === 'string') byId.get(item.of)?.inputs.add(item)
     }
     const beats = o.source === 'auto' ? (buffer.seenReference > 0 ? 'reference' : 'detector') : o.source
     const tasksOf = (set: string) => new Set(o.sets[set].tasks === 'all' ? TASK_TYPES : o.sets[set].tasks)
-    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats], tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent })
+    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent })
     const caseId = caseIdOf(ctx.record)
     const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
-    for (const e of entries) checkBudgets(e.ex, e.inputs.inputs(), { budgets: o.budgets, inputs: o.sets[e.ex.set].inputs })
+    const inputs = entries.map((e) => ({ of: e.inputs.inputs(), ids: e.inputs.ids() }))
+    entries.forEach((e, i) => checkBudgets(e.ex, inputs[i].of, { budgets: o.budgets, inputs: o.sets[e.ex.set].inputs }))
     const seen = new Map<string, number>()
     for (const { excerpt, draft } of drafts) {
       const e = entries[excerpt]
       const key = `${e.ex.id}:${draft.task}`
       const k = seen.get(key) ?? 0
       seen.set(key, k + 1)
-      const item: QaItem = composeItem({ id: `${key}:${k}`, ex: e.ex, draft, patient, caseId, split, inputs: e.inputs.inputs(), renderIds: e.inputs.ids(), seed })
+      const item: QaItem = composeItem({ id: `${key}:${k}`, ex: e.ex, draft, patient, caseId, split, inputs: inputs[excerpt].of, renderIds: inputs[excerpt].ids, seed })
       yield item
     }
     if (entries.length === 0) ctx.warn('W_QA_NO_EXCERPTS', `no excerpt of the sets ${Object.keys(o.sets).join(', ')} reached the qa stage for record ${ctx.recordId}; put an excerpt stage making them before qa`)

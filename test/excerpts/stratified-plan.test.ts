@@ -23,7 +23,7 @@ import { watermarkViolations } from '../helpers/watermarks.ts'
 const FS = 100
 const LENGTH = 1000
 const HORIZON = 10_000
-const base = (o: Partial<StratifiedOptions> = {}): StratifiedOptions => ({ length: LENGTH, horizon: HORIZON, perHour: 144, fs: FS, seed: 's', allowArtifacts: false, avgBeats: 8, vocab: DEFAULT_VOCABULARY, ...o })
+const base = (o: Partial<StratifiedOptions> = {}): StratifiedOptions => ({ length: LENGTH, horizon: HORIZON, perHour: 144, fs: FS, seed: 's', allowArtifacts: false, source: 'reference', avgBeats: 8, vocab: DEFAULT_VOCABULARY, ...o })
 const offsetOf = (seed: string, length = LENGTH) => createSeededRandom(seed).below(length)
 // perHour for a quota of q tiles out of a horizon of 10 (quota = round(perHour x 10 x 1000 / 360000)).
 const perHourFor = (q: number) => q * 36
@@ -54,7 +54,7 @@ function drive(o: StratifiedOptions, s: Stream, marks: number[]): Fed {
   type Ev = { at: number; feed: () => void }
   const evs: Ev[] = []
   for (let x = 40; x < s.total; x += 80) {
-    const label = s.labels.get(x) ?? 'N'
+    const label = (s.labels.get(x) ?? 'N') as 'N' | 'S' | 'V'
     evs.push({ at: x, feed: () => plan.input.beat({ sample: x, timeMs: (x * 1000) / FS, label, symbol: label === 'S' ? 'A' : label }) })
   }
   for (const r of s.rhythms) evs.push({ at: r.sample, feed: () => plan.input.rhythm(r.sample, (r.sample * 1000) / FS, r.rhythm) })

@@ -8,7 +8,7 @@
 // ones); how many and when, as a list, is asked openly (open_event_timing). Rhythm events are not
 // asked either: their onsets are annotation times between beats.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
-import { eventIn } from '../excerpt-facts.ts'
+import { eventIn, firstAtOrAfter } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import { formatOptions } from '../holtercare-format.ts'
 import { inText } from '../vocabulary.ts'
@@ -26,23 +26,11 @@ function cap(s: string): string {
   return s[0].toUpperCase() + s.slice(1)
 }
 
-/** The index of the first beat at or after `sample`. */
-export function beatIndexAt(facts: ExcerptFacts, sample: number): number {
-  let lo = 0
-  let hi = facts.beats.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (facts.beats[mid].sample < sample) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /** A timing item with the truth at `rank` (0-3), or null when the event does not occur once, on a beat, with room for the decoys. */
 export function closedEventTiming(facts: ExcerptFacts, event: string, rank: number, rng: SeededRandom): QaDraft | null {
   const found = eventIn(facts, event)
   if (!found || found.boundary || found.occurrences.length !== 1 || found.occurrences[0].beats.length === 0) return null
-  const truth = beatIndexAt(facts, found.occurrences[0].sample)
+  const truth = firstAtOrAfter(facts.beats, found.occurrences[0].sample)
   const pool = facts.beats.map((_, i) => i)
   const decoys = decoysAround(truth, pool, rank, (n) => rng.below(n))
   if (!decoys) return null
