@@ -54,7 +54,9 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
   const s: HrStats = { nnIntervals: 0, meanHrBpm: null, maxHr: null, minHr: null, fastestBeat: null, slowestBeat: null, tachyPct: null, bradyPct: null, pauses: { count: 0, longestMs: null, events: [] } }
 
   return {
-    add(label: string, timeMs: number): void {
+    /** A beat; returns the averaged rate of the window it ends (NaN when it ends no full window of NN intervals). */
+    add(label: string, timeMs: number): number {
+      let avgBpm = NaN
       if (prev) {
         const rr = timeMs - prev.timeMs
         if (rr > o.pauseMs) {
@@ -77,6 +79,7 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
           if (filled < o.avgBeats) filled++
           if (filled === o.avgBeats) {
             const avg = 60_000 / (windowSum / o.avgBeats)
+            avgBpm = avg
             if (!s.maxHr || avg > s.maxHr.bpm) s.maxHr = { bpm: avg, timeMs }
             if (!s.minHr || avg < s.minHr.bpm) s.minHr = { bpm: avg, timeMs }
           }
@@ -88,6 +91,7 @@ export function createHrTracker(options: Partial<HrOptions> = {}) {
         }
       }
       prev = { label, timeMs }
+      return avgBpm
     },
     /** An artifact period: no interval (NN, pause) spans it; averaging restarts after it. */
     interrupt(): void {

@@ -1,7 +1,10 @@
 // Patterns of an excerpt's beat sequence (pure), as beat index ranges so every occurrence keeps
-// the beats it came from: runs of one AAMI class, bigeminy / trigeminy, long RR intervals, and
-// sustained rates over the 8-beat NN average. The rules match src/dsp/ectopy.ts and hr-stats.ts
-// (which summarize uses): a beat that ends a break (an artifact period or a gap) starts afresh.
+// the beats it came from: runs of one AAMI class, bigeminy / trigeminy (summarize's tracker,
+// src/dsp/ectopy.ts), long RR intervals, and sustained rates over the 8-beat NN average (the
+// series src/dsp/hr-stats.ts's tracker gives). A beat that ends a break (an artifact period or a
+// gap) starts afresh, as summarize's interrupt does.
+
+import { createGeminyTracker } from '../dsp/ectopy.ts'
 
 export interface PatternBeat {
   timeMs: number
@@ -37,39 +40,17 @@ export function findRuns(beats: readonly PatternBeat[], of: string, min: number,
 }
 
 /** Bigeminy (period 2) or trigeminy (period 3) of class `of`: at least `minCycles` cycles of (period - 1) N beats then one `of`; timed at the first N. */
-export function findGeminy(beats: readonly PatternBeat[], of: string, period: number, minCycles: number): Span[] {
-  const out: Span[] = []
-  let normals: number[] = []
-  let cycles = 0
-  let first = -1
-  let last = -1
-  const close = () => {
-    if (cycles >= minCycles) out.push({ first, last, at: first })
-    cycles = 0
-  }
+export function findGeminy(beats: readonly PatternBeat[], of: 'S' | 'V', period: 2 | 3, minCycles: number): Span[] {
+  // Summarize's tracker decides the episodes (a break fed as a Q, as its interrupt does); its
+  // times name the beats, which are in time order.
+  const tracker = createGeminyTracker(period, of, minCycles, Infinity)
+  const index = new Map<number, number>()
   beats.forEach((b, i) => {
-    if (b.afterBreak) {
-      close()
-      normals = []
-    }
-    if (b.label === 'N') {
-      normals.push(i)
-      if (normals.length > period - 1) {
-        normals.shift()
-        close()
-      }
-    } else if (b.label === of && normals.length === period - 1) {
-      if (cycles === 0) first = normals[0]
-      cycles++
-      last = i
-      normals = []
-    } else {
-      close()
-      normals = []
-    }
+    index.set(b.timeMs, i)
+    if (b.afterBreak) tracker.add('Q', b.timeMs)
+    tracker.add(b.label, b.timeMs)
   })
-  close()
-  return out
+  return tracker.finish().episodesMs.map((e) => ({ first: index.get(e.startMs)!, last: index.get(e.endMs)!, at: index.get(e.startMs)! }))
 }
 
 /** RR intervals in (aboveMs, belowMs], timed at the beat before the interval. */
@@ -79,33 +60,6 @@ export function findLongRr(beats: readonly PatternBeat[], aboveMs: number, below
     if (beats[i].afterBreak) continue
     const rr = beats[i].timeMs - beats[i - 1].timeMs
     if (rr > aboveMs && rr <= belowMs) out.push({ first: i - 1, last: i, at: i - 1 })
-  }
-  return out
-}
-
-/**
- * The 8-beat (avgBeats) NN average heart rate at each beat that ends a full window of consecutive
- * NN intervals, else NaN: the series whose extremes summarize reports as max and min HR.
- */
-export function averagedHr(beats: readonly PatternBeat[], avgBeats: number): Float64Array {
-  const out = new Float64Array(beats.length).fill(NaN)
-  const ring = new Float64Array(avgBeats)
-  let filled = 0
-  let head = 0
-  let sum = 0
-  for (let i = 1; i < beats.length; i++) {
-    const rr = beats[i].timeMs - beats[i - 1].timeMs
-    if (!beats[i].afterBreak && beats[i].label === 'N' && beats[i - 1].label === 'N' && rr > 0) {
-      sum += rr - (filled === avgBeats ? ring[head] : 0)
-      ring[head] = rr
-      head = (head + 1) % avgBeats
-      if (filled < avgBeats) filled++
-      if (filled === avgBeats) out[i] = 60_000 / (sum / avgBeats)
-    } else {
-      filled = 0
-      head = 0
-      sum = 0
-    }
   }
   return out
 }

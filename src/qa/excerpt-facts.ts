@@ -6,7 +6,7 @@
 // beat's sample x 1000 / fs, gaps included, as the annotate stage gives timeMs).
 import type { ExcerptItem } from '../core/items.ts'
 import { createHrTracker, type HrStats } from '../dsp/hr-stats.ts'
-import { averagedHr, findGeminy, findLongRr, findRuns, findSustainedRate, type PatternBeat, type Span } from './beat-patterns.ts'
+import { findGeminy, findLongRr, findRuns, findSustainedRate, type PatternBeat, type Span } from './beat-patterns.ts'
 import { countsBeats, type VocabularyEvent } from './vocabulary.ts'
 
 export interface FactsBeat extends PatternBeat {
@@ -77,12 +77,14 @@ const ms = (t: number) => Math.round(t)
 /** The facts of one excerpt for the events of `vocab`. */
 export function excerptFacts(input: FactsInput, vocab: readonly VocabularyEvent[]): ExcerptFacts {
   const { excerpt: ex, beats } = input
-  const hrAvg = averagedHr(beats, input.avgBeats)
+  // The averaged rate at each beat is the HR tracker's own (summarize's), so the extremes asked
+  // about are the ones a report states.
+  const hrAvg = new Float64Array(beats.length)
   const tracker = createHrTracker({ avgBeats: input.avgBeats })
-  for (const b of beats) {
+  beats.forEach((b, i) => {
     if (b.afterBreak) tracker.interrupt()
-    tracker.add(b.label, b.timeMs)
-  }
+    hrAvg[i] = tracker.add(b.label, b.timeMs)
+  })
   const rhythmAt = (sample: number) => input.rhythms.find((r) => r.startSample <= sample && sample < r.endSample)?.rhythm ?? null
   const sinus = (i: number) => {
     const r = rhythmAt(beats[i].sample)
