@@ -6,7 +6,7 @@
 // record from the committed ranges of the run (src/run/input-run.ts), so a run still going
 // exports what it has finished; the output is the same bytes for the same run.
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
@@ -90,7 +90,7 @@ async function exportInputs(q: QaItem, runDir: string, out: string, how: 'copy' 
       const buf = await readFile(src)
       await mkdir(path.dirname(path.join(out, rel)), { recursive: true })
       if (how === 'link') await symlink(path.relative(path.dirname(path.join(out, rel)), src), path.join(out, rel))
-      else await copyFile(src, path.join(out, rel))
+      else await writeFile(path.join(out, rel), buf) // the bytes just read for the hash
       written.set(rel, { bytes: buf.length, sha256: sha(buf), of: q.excerpt.id })
     }
     return rel

@@ -83,29 +83,18 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
     })
   }
 
-  const timingDeck = createDeck(4, rng('closed_event_timing:deck'))
-  let returned: number[] = []
+  const timingRank = rankDeck(rng('closed_event_timing:deck'))
   for (const i of withTask('closed_event_timing')) {
     const r = rng(`closed_event_timing:${i}`)
     const once = fx(i).events.filter((e) => !e.boundary && e.occurrences.length === 1 && e.occurrences[0].beats.length > 0).map((e) => e.name)
-    for (const ev of shuffled(once, r).slice(0, o.perExcerpt)) {
-      const rank = returned.pop() ?? timingDeck()
-      const d = closedEventTiming(fx(i), ev, rank, r)
-      if (d) add(i, d)
-      else returned.push(rank) // the next item takes this rank, so ranks stay balanced
-    }
+    for (const ev of shuffled(once, r).slice(0, o.perExcerpt)) add(i, timingRank((rank) => closedEventTiming(fx(i), ev, rank, r)))
   }
 
-  const hrDeck = createDeck(4, rng('closed_HR_extremum_timing:deck'))
-  returned = []
+  const hrRank = rankDeck(rng('closed_HR_extremum_timing:deck'))
   for (const i of withTask('closed_HR_extremum_timing')) {
     const r = rng(`closed_HR_extremum_timing:${i}`)
     const x = hrExtreme(fx(i), r.below(2) ? 'fastest' : 'slowest', o.avgBeats, o.marginBpm)
-    if (!x) continue
-    const rank = returned.pop() ?? hrDeck()
-    const d = closedHrExtremumTiming(fx(i), x, rank, o.avgBeats, r)
-    if (d) add(i, d)
-    else returned.push(rank)
+    if (x) add(i, hrRank((rank) => closedHrExtremumTiming(fx(i), x, rank, o.avgBeats, r)))
   }
 
   const dx = withTask('closed_diagnosis').flatMap((i) => {
@@ -136,6 +125,19 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
   // Excerpt order, then the tasks' order; a task's items keep the order they were made in.
   const rank = (t: TaskType) => TASK_TYPES.indexOf(t)
   return out.sort((a, b) => a.excerpt - b.excerpt || rank(a.draft.task) - rank(b.draft.task))
+}
+
+// Makes an item at the truth's rank from a deck of the 4 ranks; a rank whose item cannot be made
+// (too few decoys on one side) goes to the next item, so the ranks of the items made stay balanced.
+function rankDeck(r: SeededRandom): (make: (rank: number) => QaDraft | null) => QaDraft | null {
+  const deck = createDeck(4, r)
+  const returned: number[] = []
+  return (make) => {
+    const rank = returned.pop() ?? deck()
+    const d = make(rank)
+    if (!d) returned.push(rank)
+    return d
+  }
 }
 
 // Events of an excerpt a timing item can ask about: present, onsets inside, at most maxList of them; perExcerpt at random.
