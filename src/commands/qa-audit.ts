@@ -1,8 +1,8 @@
 // `pipeline qa audit <dir> [--train <dir>] [--json] [--strict]`: how well answerers that never
 // see the ECG do on a Holtercare-format folder's closed items, against chance, and the MAE of
 // constant answers on the open numeric tasks (docs/qa-checks.md). Reading is
-// src/commands/qa-read-folder.ts; the answerers and the report are src/qa/audit-*.ts.
-import { readHoltercareFolder } from './qa-read-folder.ts'
+// src/formats/holtercare-folder.ts; the answerers and the report are src/qa/audit-*.ts.
+import { readHoltercareFolder } from '../formats/holtercare-folder.ts'
 import { auditItems } from '../qa/audit-report.ts'
 import { renderAudit } from '../qa/audit-render.ts'
 

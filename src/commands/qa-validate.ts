@@ -1,8 +1,8 @@
 // `pipeline qa validate <dir>`: checks a Holtercare-format folder (a folder of splits or one
 // split) and prints one line per problem, `file:index: what is wrong; how to fix`, then
 // `N files, N items: N problems`. The checks are docs/qa-checks.md; the reading is
-// src/commands/qa-read-folder.ts and the rules src/qa/validate-items.ts.
-import { readHoltercareTree, type FolderRead } from './qa-read-folder.ts'
+// src/formats/holtercare-folder.ts and the rules src/qa/validate-items.ts.
+import { readHoltercareTree, type FolderRead } from '../formats/holtercare-folder.ts'
 import { formatProblem, validateCaseSplits, validateGold, validateItem, type Problem, type TagRule } from '../qa/validate-items.ts'
 import { count } from './plural.ts'
 

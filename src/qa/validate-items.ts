@@ -1,4 +1,4 @@
-// The checks of `pipeline qa validate` over what src/commands/qa-read-folder.ts read (docs/qa-checks.md):
+// The checks of `pipeline qa validate` over what src/formats/holtercare-folder.ts read (docs/qa-checks.md):
 // each element of a task file, its gold line, and cases across splits. Pure: a problem is
 // {file, index | line, message}, the message says what is wrong and how to fix it.
 // Presence accepts both public shapes (../shared/docs/benchmark-spec.md, "Options"): free text

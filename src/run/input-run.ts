@@ -3,12 +3,13 @@
 // its checkpoint line added to <kind>.ndjson (from the sizes before and after it, so no file is
 // read whole), and order.bin (item-order.ts) interleaves them and the watermarks as the record's
 // stream had them. The input run is only read: a torn tail of a run still going is left alone.
+// A folder `pipeline qa export` wrote is opened as one too (input-qa-folder.ts).
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { AnyItem, Item } from '../core/items.ts'
-import type { RecordSpec } from '../core/record.ts'
+import type { InputFile, RecordSpec } from '../core/record.ts'
 import { watermark } from '../core/watermark.ts'
 import { CHECKPOINT_FILE, foldCheckpoints, type CheckpointLine } from './checkpoint-store.ts'
 import { readOrder, ORDER_FILE } from '../formats/item-order.ts'
@@ -17,6 +18,7 @@ import { readNdjson } from './ndjson-file.ts'
 import { posixRelative } from '../sinks/posix-path.ts'
 import { LOCK_FILE } from './run-lock.ts'
 import { reviveItem } from './revive-item.ts'
+import { openQaFolder } from './input-qa-folder.ts'
 
 export interface InputRecord {
   spec: RecordSpec
@@ -28,6 +30,8 @@ export interface InputRecord {
   ranges: Record<string, [number, number]>
   /** Lines per kind. */
   counts: Record<string, number>
+  /** What stands for the record in the new run's manifest (a changed one is a changed input on resume); default: its checkpoint line. */
+  probe?: InputFile
 }
 
 export interface InputRun {
@@ -39,6 +43,8 @@ export interface InputRun {
   record(id: string): InputRecord | undefined
   /** Whether a run was writing to it when it was opened (its records may grow). */
   locked: boolean
+  /** The only item kinds it holds, when not any (an exported QA folder: qa). */
+  kinds?: string[]
   /** The items of `record` whose kind is in `kinds`, with the watermarks, in the order they were written. */
   items(record: InputRecord, kinds: ReadonlySet<string>, toRunDir: string, signal?: AbortSignal): AsyncGenerator<Item | AnyItem>
 }
@@ -53,7 +59,11 @@ export async function openInputRun(dir: string): Promise<InputRun> {
   const manifest = await readManifest(dir).catch((cause: unknown) => {
     throw new PipelineError('E_INPUT_RUN', `the input run's manifest cannot be read: ${(cause as Error).message}`, { file: path.join(dir, 'manifest.json') }, { cause })
   })
-  if (!manifest) throw new PipelineError('E_INPUT_RUN', `${dir} is not a run directory (no manifest.json); name the --out folder of an earlier 'pipeline run' in input.run`, { file: dir, field: 'input.run' })
+  if (!manifest) {
+    const folder = await openQaFolder(dir)
+    if (folder) return folder
+    throw new PipelineError('E_INPUT_RUN', `${dir} is not a run directory (no manifest.json) nor a folder 'pipeline qa export' wrote (no inputs/manifest.json); name the --out folder of an earlier 'pipeline run' (or an exported QA folder) in input.run`, { file: dir, field: 'input.run' })
+  }
   const { values } = await readNdjson<CheckpointLine>(path.join(dir, CHECKPOINT_FILE))
   const specs = new Map((manifest.records ?? (manifest.config as { records?: RecordSpec[] })?.records ?? []).map((r) => [r.id, r]))
   const byId = new Map<string, InputRecord>()

@@ -33,11 +33,13 @@ export async function planRun(dataset: Dataset, stages: ResolvedStage[], probe: 
   let probes: RecordProbe[]
   if (input) {
     if (input.records.length === 0) throw new PipelineError('E_INPUT_RUN', `the input run ${input.dir} has no finished record yet; run it first (or wait for its first record)`, { file: input.dir, field: 'input.run' })
+    const missing = input.kinds ? dataset.input!.kinds.filter((k) => !input.kinds!.includes(k)) : []
+    if (missing.length) throw new PipelineError('E_CONFIG_VALUE', `input.kinds names ${missing.join(', ')}, but ${input.dir} holds ${input.kinds!.join(', ')} items only (an exported QA folder); name kinds: [${input.kinds!.join(', ')}], or the run it was exported from`, { file: dataset.file, yamlPath: 'input.kinds' })
     records = input.records.map((r) => r.spec)
     probes = input.records.map((r) => ({
       durationSec: r.seconds,
       // A record redone in the input run gets a new checkpoint: its time and bytes stand for its files.
-      files: [{ path: `${path.join(input.dir, CHECKPOINT_FILE)}#${r.spec.id}`, size: Object.values(r.ranges).reduce((n, [a, b]) => n + b - a, 0), mtimeMs: Date.parse(r.at) }],
+      files: [r.probe ?? { path: `${path.join(input.dir, CHECKPOINT_FILE)}#${r.spec.id}`, size: Object.values(r.ranges).reduce((n, [a, b]) => n + b - a, 0), mtimeMs: Date.parse(r.at) }],
     }))
   } else {
     records = dataset.records

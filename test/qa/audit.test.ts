@@ -10,7 +10,7 @@ import { BLIND_ANSWERERS, answerersFor, type Answerer } from '../../src/qa/audit
 import { closedQuestion, learnPriors } from '../../src/qa/audit-priors.ts'
 import { answererRow, auditItems } from '../../src/qa/audit-report.ts'
 import { renderAudit } from '../../src/qa/audit-render.ts'
-import { readHoltercareFolder } from '../../src/commands/qa-read-folder.ts'
+import { readHoltercareFolder } from '../../src/formats/holtercare-folder.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const item = (task: TaskType, question: string, answer: string, id = 'C1'): HoltercareItem => ({ id, task_type: task, qa_pair: { question, answer }, tag: 'train' })

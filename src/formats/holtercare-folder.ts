@@ -1,6 +1,6 @@
-// The I/O edge of `pipeline qa validate` and `qa audit`: reads a Holtercare-format folder, either
-// a folder of splits (<dir>/<split>/<tier>/<task_type>.json) or one split (<dir>/<tier>/...):
-// it is one split when it holds a tier folder. Task files are small JSON arrays (a few MB), read
+// Reads a Holtercare-format folder (for `pipeline qa validate` and `qa audit`, and for an exported
+// folder as the input of a run, src/run/input-qa-folder.ts), either a folder of splits
+// (<dir>/<split>/<tier>/<task_type>.json) or one split (<dir>/<tier>/...): it is one split when it holds a tier folder. Task files are small JSON arrays (a few MB), read
 // whole. What does not belong to the layout is returned as problems, with how to fix them; an
 // `inputs` folder (the export's input files) is left alone at the top and in a split.
 import { readdir, readFile, stat } from 'node:fs/promises'

@@ -1,0 +1,135 @@
+// An evaluation run over an exported QA folder from the command line (design.md "Phases are runs
+// over runs"): `input: {run: <folder pipeline qa export wrote>, kinds: [qa]}` with one tiny plugin
+// stage that reads every input file of each qa item from the new run's directory. It writes the
+// export's items as the benchmark run wrote them (but for `from` and the input paths), records the
+// folder as its input, resumes with nothing to do, and refuses to resume over a folder exported
+// again (a changed input) unless --restart is given, and kinds an export does not hold.
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { QaItem } from '../../src/core/items.ts'
+import { runCli } from '../helpers/child.ts'
+import { ROOT } from '../helpers/shared.ts'
+import { tmpDir } from '../helpers/tmp.ts'
+
+const work = tmpDir('hp-over-export-')
+const at = (...p: string[]) => path.join(work, ...p)
+const lines = <T>(file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T)
+const sha = (buf: Buffer) => createHash('sha256').update(buf).digest('hex')
+
+// The plugin: every item passes; for a qa item, an `input-read` item with the sha256 of each of
+// its input files (the text's byte range) read by its path from the run directory.
+const PLUGIN = `import { open, readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import path from 'node:path'
+const sha = (b) => createHash('sha256').update(b).digest('hex')
+export default {
+  name: 'read-inputs',
+  version: 1,
+  async *transform(source, ctx) {
+    for await (const item of source) {
+      yield item
+      if (item.kind !== 'qa') continue
+      const t = item.inputs.text
+      const fh = await open(path.join(ctx.runDir, t.path))
+      const buf = Buffer.alloc(t.bytes)
+      try { await fh.read(buf, 0, t.bytes, t.offset) } finally { await fh.close() }
+      const files = [...item.inputs.images.paths, item.inputs.video.path]
+      const shas = []
+      for (const p of files) shas.push(sha(await readFile(path.join(ctx.runDir, p))))
+      yield { kind: 'input-read', recordId: item.recordId, qaId: item.id, startSample: item.startSample, text: sha(buf), files: shas }
+    }
+  },
+}
+`
+
+const BENCH = [
+  'name: bench',
+  'records:',
+  `  - path: ${path.join(ROOT, 'samples/mitdb/100')}`,
+  'stages: [read, annotate, quality, clean, detect,',
+  '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
+  '  {use: render-text, options: {windows: false, excerpts: [qa-1min], rate: 100, leads: [0], file: qa-text.txt}},',
+  '  {use: render-strip, options: {windows: false, excerpts: [qa-1min], excerptTileSec: 10}},',
+  '  {use: render-video, options: {windows: false, clips: {excerpts: [qa-1min], stepSec: 2, windowSec: 10}, fps: 5}},',
+  '  {use: qa, options: {seed: 1, sets: {qa-1min: {tasks: all, inputs: [text, images, video]}}}}]',
+  '',
+].join('\n')
+
+const evalYaml = (kinds: string) => ['name: eval', 'input:', `  run: ${at('export')}`, `  kinds: ${kinds}`, `stages: [${at('read-inputs.mjs')}]`, ''].join('\n')
+
+async function cli(...args: string[]): Promise<string> {
+  const r = await runCli(args)
+  expect(r.code, r.stderr).toBe(0)
+  return r.stderr
+}
+
+describe('a run over an exported QA folder (CLI in a child process)', () => {
+  const bench = at('bench')
+  const evalRun = at('runs', 'eval')
+  let items: QaItem[]
+
+  beforeAll(async () => {
+    writeFileSync(at('bench.yaml'), BENCH)
+    writeFileSync(at('read-inputs.mjs'), PLUGIN)
+    writeFileSync(at('eval.yaml'), evalYaml('[qa]'))
+    await cli('run', at('bench.yaml'), '--out', bench)
+    await cli('qa', 'export', bench, at('export'))
+    items = lines<QaItem>(path.join(bench, 'qa.ndjson'))
+    await cli('run', at('eval.yaml'), '--out', evalRun)
+  }, 60_000)
+
+  it('writes the export\'s items as the benchmark run wrote them, their input paths relative to the new run', () => {
+    const got = lines<QaItem>(path.join(evalRun, 'qa.ndjson'))
+    expect(got.length).toBe(26)
+    const byId = new Map(items.map((q) => [q.id, q]))
+    expect(new Set(got.map((q) => q.id))).toEqual(new Set(byId.keys()))
+    const noPaths = (q: QaItem) => ({
+      ...q,
+      from: [],
+      inputs: { text: { ...q.inputs.text!, path: '', offset: 0 }, images: { ...q.inputs.images!, paths: [] }, video: { ...q.inputs.video!, path: '' } },
+    })
+    for (const q of got) {
+      expect(noPaths(q), q.id).toEqual(noPaths(byId.get(q.id)!))
+      expect(q.inputs.video!.path).toMatch(/^\.\.\/\.\.\/export\/inputs\/100\/clips\//)
+    }
+  })
+
+  it('reads the same bytes through those paths from the new run\'s directory as the benchmark run\'s inputs', () => {
+    const reads = lines<{ qaId: string; text: string; files: string[] }>(path.join(evalRun, 'input-read.ndjson'))
+    expect(reads.length).toBe(26)
+    const byId = new Map(items.map((q) => [q.id, q]))
+    for (const r of reads) {
+      const q = byId.get(r.qaId)!
+      const t = q.inputs.text!
+      expect(r.text).toBe(sha(readFileSync(path.join(bench, t.path)).subarray(t.offset, t.offset + t.bytes)))
+      expect(r.files).toEqual([...q.inputs.images!.paths, q.inputs.video!.path].map((p) => sha(readFileSync(path.join(bench, p)))))
+    }
+  })
+
+  it('records the folder as its input, and resumes with nothing to do', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(evalRun, 'manifest.json'), 'utf8'))
+    const benchHash = JSON.parse(readFileSync(path.join(bench, 'manifest.json'), 'utf8')).configHash
+    expect(manifest.input).toEqual({ run: at('export'), configHash: benchHash, kinds: ['qa'] })
+    expect(manifest.stages.map((s: { name: string }) => s.name)).toEqual(['read-run', 'read-inputs'])
+    expect(manifest.inputs[0].files[0].path).toBe(`${at('export', 'inputs', 'manifest.json')}#100`)
+    expect(await cli('run', at('eval.yaml'), '--out', evalRun)).toContain('run eval finished: its 1 record was already done')
+  })
+
+  it('refuses to resume over the folder exported again unless --restart is given', async () => {
+    await cli('qa', 'export', bench, at('export'))
+    const refused = await runCli(['run', at('eval.yaml'), '--out', evalRun])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toMatch(/E_CONFIG_CHANGED: .*input files changed since this run started \(.*export\/inputs\/manifest\.json#100\); pass --restart/)
+    await cli('run', at('eval.yaml'), '--out', evalRun, '--restart')
+    expect(lines(path.join(evalRun, 'qa.ndjson')).length).toBe(26)
+  })
+
+  it('refuses kinds an exported folder does not hold before reading a record', async () => {
+    writeFileSync(at('eval-render.yaml'), evalYaml('[qa, render]'))
+    const r = await runCli(['run', at('eval-render.yaml'), '--out', at('runs', 'eval-render')])
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toContain(`input.kinds names render, but ${at('export')} holds qa items only (an exported QA folder); name kinds: [qa], or the run it was exported from`)
+  })
+})
