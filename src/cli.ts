@@ -14,6 +14,7 @@ import convert from './cli/convert.ts'
 import beats from './cli/beats.ts'
 import render from './cli/render.ts'
 import qa from './cli/qa.ts'
+import models from './cli/models.ts'
 
 const controller = new AbortController()
 let signals = 0
@@ -36,7 +37,7 @@ const verbose = process.argv.includes('--verbose')
 
 // One module per command (src/cli/<name>.ts), each loading its implementation only when run.
 // The element type is any: each command's handler is typed by its own builder.
-const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render, qa]
+const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render, qa, models]
 
 async function main(): Promise<number> {
   let code = 0

@@ -113,7 +113,7 @@ function inspectDataset(text: string, file: string): Inspected {
 
 // What each stage's checkPlan finds against the others (every entry resolved, so they pair up).
 function planProblems(entries: StageEntry[], resolved: ResolvedStage[], file: string): PipelineError[] {
-  const planned = resolved.map((r) => ({ name: r.stage.name, options: r.options }))
+  const planned = resolved.map((r) => ({ name: r.stage.name, options: r.options, builtin: r.source === 'builtin' }))
   return resolved.flatMap((r, i) => (r.stage.checkPlan?.(planned, i) ?? []).map((message) => new PipelineError('E_CONFIG_VALUE', message, { file, yamlPath: `${entries[i].yamlPath}.options`, line: entries[i].line })))
 }
 

@@ -278,6 +278,54 @@ export interface QaItem {
   endSample: number
 }
 
+/** The modality a model is shown an item in (baselines: `none`, they read no input file). */
+export type Modality = 'text' | 'images' | 'video' | 'none'
+
+/** Token counts of one call, as the server reported them. */
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** What the budget check did to an item's input (nothing is ever cut silently). */
+export interface BudgetNote {
+  policy: 'skip' | 'downsample' | 'fail'
+  /** The limits that the input exceeded, with the input's size and the limit. */
+  over: { limit: 'contextTokens' | 'maxImages' | 'maxFrames' | 'maxBytes'; size: number; max: number }[]
+  /** For downsample: what was shown instead (text at a lower rate, fewer frames). */
+  action?: string
+}
+
+/** A model's answer to one QA item (the infer stage; one per item and model). */
+export interface PredictionItem {
+  kind: 'prediction'
+  /** `<qaId>@<model>`. */
+  id: string
+  recordId: string
+  qaId: string
+  taskType: string
+  split: string
+  model: string
+  modality: Modality
+  /** The model's raw text (empty after an error). */
+  answer: string
+  usage: Usage | null
+  latencyMs: number
+  /** The answer came from the cache or the journal: no call was made for it now. */
+  cached: boolean
+  /** Calls made for it (0 for a baseline or a cached answer). */
+  attempts: number
+  /** `over-budget`, or the last call's error, with its code. */
+  error?: { code: string; message: string; status?: number }
+  budget?: BudgetNote
+  /** The cache key of the request (sha256), so a prediction can be traced to its request. */
+  requestKey?: string
+  /** The excerpt's span (a prediction is positioned like its QA item). */
+  startSample: number
+  endSample: number
+  from: string[]
+}
+
 /** "Nothing positioned before `sample` is still to come" (src/core/watermark.ts); never written. */
 export interface WatermarkItem {
   kind: 'watermark'
@@ -303,6 +351,7 @@ export interface ItemKinds {
   render: RenderItem
   summary: SummaryItem
   qa: QaItem
+  prediction: PredictionItem
   watermark: WatermarkItem
 }
 

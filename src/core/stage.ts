@@ -49,6 +49,8 @@ export interface StageContext<O = unknown> {
 export interface PlannedStage {
   name: string
   options: unknown
+  /** A stage of this package (a plugin's stage may make or need anything). */
+  builtin?: boolean
 }
 
 export interface Stage<O = unknown> {

@@ -11,7 +11,7 @@ export type ProgressEvent =
   | { t: 'run-start'; at: string; pid: number; name: string; totalRecords: number; totalSeconds: number; doneRecords: number; doneSeconds: number; doneItems: Record<string, number> }
   | { t: 'record-start'; at: string; recordId: string; index: number; durationSec: number }
   | { t: 'record-progress'; at: string; recordId: string; seconds: number; items: Record<string, number> }
-  | { t: 'record-done'; at: string; recordId: string; seconds: number; items: Record<string, number>; wallMs: number }
+  | { t: 'record-done'; at: string; recordId: string; seconds: number; items: Record<string, number>; work?: Record<string, number>; wallMs: number }
   | { t: 'record-failed'; at: string; recordId: string; code: string; message: string }
   | { t: 'warning'; at: string; recordId?: string; code: string; message: string }
   | { t: 'run-end'; at: string; status: 'finished' | 'failed' | 'interrupted'; done: number; failed: number; wallMs: number }
@@ -32,6 +32,8 @@ export interface ProgressState {
   sessionSeconds: number
   active: Map<string, { seconds: number; durationSec: number; items: Record<string, number> }>
   items: Record<string, number>
+  /** What the stages of this session's finished records counted (ctx.count): model calls, tokens, cost. */
+  work: Record<string, number>
   warnings: { recordId?: string; code: string; message: string; earlier?: boolean }[]
   /** One per failed record (the latest failure), this session's and earlier ones' (`earlier`). */
   errors: { recordId: string; code: string; message: string; earlier?: boolean }[]
@@ -40,7 +42,7 @@ export interface ProgressState {
 
 /** The state before any event. */
 export function emptyProgress(): ProgressState {
-  return { name: '', pid: 0, startedAt: 0, now: 0, totalRecords: 0, totalSeconds: 0, doneRecords: 0, failedRecords: 0, doneSeconds: 0, sessionSeconds: 0, active: new Map(), items: {}, warnings: [], errors: [], ended: null }
+  return { name: '', pid: 0, startedAt: 0, now: 0, totalRecords: 0, totalSeconds: 0, doneRecords: 0, failedRecords: 0, doneSeconds: 0, sessionSeconds: 0, active: new Map(), items: {}, work: {}, warnings: [], errors: [], ended: null }
 }
 
 /** Applies one event (mutates and returns `s`; a run-start begins a new session view, keeping earlier warnings and errors). */
@@ -74,6 +76,7 @@ export function applyProgress(s: ProgressState, e: ProgressEvent): ProgressState
       s.doneRecords++
       s.doneSeconds += e.seconds
       for (const [k, n] of Object.entries(e.items)) s.items[k] = (s.items[k] ?? 0) + n
+      for (const [k, n] of Object.entries(e.work ?? {})) s.work[k] = (s.work[k] ?? 0) + n
       break
     }
     case 'record-failed':

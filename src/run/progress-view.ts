@@ -12,9 +12,18 @@ export function renderProgress(s: ProgressState, opts: { maxMessages?: number } 
     `signal ${hours(processedSeconds(s))} of ${hours(s.totalSeconds)} h | ${throughput(s).toFixed(0)}x real time | elapsed ${clock((s.now - s.startedAt) / 1000)}${eta !== null ? ` | ETA ${clock(eta)}` : ''}`,
   ]
   const items = { ...s.items }
-  for (const a of s.active.values()) for (const [k, n] of Object.entries(a.items)) items[k] = (items[k] ?? 0) + n
+  const models: Record<string, number> = {}
+  for (const [k, n] of Object.entries(s.work)) if (k.startsWith(MODEL)) models[k] = n
+  for (const a of s.active.values()) {
+    for (const [k, n] of Object.entries(a.items)) {
+      const into = k.startsWith(MODEL) ? models : items
+      into[k] = (into[k] ?? 0) + n
+    }
+  }
   const kinds = Object.keys(items).sort()
   lines.push(`items ${kinds.length ? kinds.map((k) => `${k} ${items[k]}`).join(', ') : '(none yet)'}`)
+  const calls = modelLine(models)
+  if (calls) lines.push(calls)
   for (const [id, a] of s.active) lines.push(`  ${id}: ${hours(a.seconds)} / ${hours(a.durationSec)} h`)
   for (const [title, list] of [['warnings', s.warnings], ['errors', s.errors]] as const) {
     if (!list.length) continue
@@ -23,6 +32,20 @@ export function renderProgress(s: ProgressState, opts: { maxMessages?: number } 
     for (const m of list.slice(-max)) lines.push(`  ${m.earlier ? '(earlier session) ' : ''}${m.recordId ? `${m.recordId}: ` : ''}${m.code}: ${m.message}`)
   }
   return lines
+}
+
+const MODEL = 'model:'
+
+// The infer stage's counters (src/models/api-predict.ts) as one line: calls done, in flight,
+// retried, cached, failed, baseline answers, tokens and the cost when prices are configured.
+function modelLine(m: Record<string, number>): string | null {
+  const n = (k: string) => Math.round(m[MODEL + k] ?? 0)
+  if (!Object.keys(m).length) return null
+  const parts = [`calls ${n('calls')} done`, `${n('in-flight')} in flight`, `${n('retried')} retried`, `${n('cached')} cached`, `${n('failed')} failed`]
+  if (n('baseline')) parts.push(`${n('baseline')} baseline answers`)
+  parts.push(`tokens in ${n('tokens-in')}, out ${n('tokens-out')}`)
+  if (m[MODEL + 'cost-usd'] !== undefined) parts.push(`cost ~$${m[MODEL + 'cost-usd'].toFixed(2)}`)
+  return `models: ${parts.join(' | ')}`
 }
 
 function fromEarlier(n: number): string {

@@ -36,6 +36,8 @@ export interface RecordRunEnv {
 export interface RecordRunResult {
   partsDir: string
   counts: Record<string, number>
+  /** What the stages counted (ctx.count): work with no item of its own, model calls and tokens. */
+  work: Record<string, number>
   seconds: number
 }
 
@@ -61,8 +63,10 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
       env.progress(record.id, seconds || windowEnd, written(live, env.exclude))
     }
   }
+  const work: Record<string, number> = {}
   const count = (name: string, n = 1) => {
     live[name] = (live[name] ?? 0) + n
+    work[name] = (work[name] ?? 0) + n
   }
   const media = createMediaStore({ runDir: env.runDir, dir: mediaDir, signal: env.signal })
   const shared: SharedContext = { signal: env.signal, runDir: env.runDir, records: env.records, run: env.services, warn: (code, message) => env.warn(record.id, code, message), journal: env.journal, count }
@@ -73,7 +77,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
   try {
     const result = await (pipeline as (...args: unknown[]) => Promise<{ counts: Record<string, number> }>)(emptySource, ...transforms, sink, { signal: env.signal })
     if (items === 0) throw nothingRead(record)
-    return { partsDir, counts: result.counts, seconds: seconds || windowEnd }
+    return { partsDir, counts: result.counts, work, seconds: seconds || windowEnd }
   } catch (err) {
     await discard([media])
     await rm(mediaDir, { recursive: true, force: true }).catch(() => undefined)

@@ -170,10 +170,10 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
         if ('skip' in outcome) continue
         if ('aborted' in outcome) break
         if (outcome.ok) {
-          const { partsDir, counts, seconds } = outcome.result
+          const { partsDir, counts, seconds, work } = outcome.result
           await checkpoints.commit({ recordId: record.id, index: i, partsDir, counts, seconds })
           done++
-          log.write({ t: 'record-done', at: now(), recordId: record.id, seconds, items: counts, wallMs: Date.now() - t0 })
+          log.write({ t: 'record-done', at: now(), recordId: record.id, seconds, items: counts, ...(Object.keys(work).length ? { work } : {}), wallMs: Date.now() - t0 })
         } else {
           failed.push({ recordId: record.id, error: outcome.error })
           await rm(path.join(runDir, '.parts', record.id), { recursive: true, force: true })

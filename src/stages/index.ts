@@ -4,6 +4,7 @@ import annotate from './annotate.ts'
 import clean from './clean.ts'
 import detect from './detect.ts'
 import excerpt from './excerpt.ts'
+import infer from './infer.ts'
 import qa from './qa.ts'
 import quality from './quality.ts'
 import read from './read.ts'
@@ -19,6 +20,7 @@ export const BUILTIN_STAGES: Record<string, Stage<any>> = {
   [clean.name]: clean,
   [detect.name]: detect,
   [excerpt.name]: excerpt,
+  [infer.name]: infer,
   [qa.name]: qa,
   [quality.name]: quality,
   [read.name]: read,

@@ -1,0 +1,106 @@
+// One API model's prediction for one QA item: the budget check before anything is read or paid,
+// the request built from the item's own inputs, then the cache (a request answered before, in this
+// run or any run sharing the cache, is never sent again), then the call. The answer is stored in
+// the cache inside the call's limiter slot, before the next request may go out, so an
+// interrupted run has stored every answer it received but the ones in flight.
+import { PipelineError } from '../core/errors.ts'
+import type { QaItem } from '../core/items.ts'
+import type { ContentCache } from '../core/services.ts'
+import { checkBudget, checkBytes, type BudgetVerdict } from './budget-check.ts'
+import { buildChatRequest, promptTokens, type InputReader } from './chat-request.ts'
+import { requestConfig, type ApiModelConfig } from './model-config.ts'
+import type { BudgetNote, PredictionItem, Usage } from './model.ts'
+import { CallFailed, type ChatCaller } from './openai-adapter.ts'
+import { prediction } from './prediction.ts'
+import { PROMPT_VERSION } from './prompts.ts'
+import type { CallFailure } from './retry-policy.ts'
+
+/** What the cache keeps of an answered request. */
+export interface CachedAnswer {
+  answer: string
+  usage: Usage | null
+  latencyMs: number
+  attempts: number
+  at: string
+}
+
+export interface ApiPredictEnv {
+  model: ApiModelConfig
+  call: ChatCaller
+  cache: ContentCache
+  io: InputReader
+  signal: AbortSignal
+  /** Live counters (ctx.count). */
+  count(name: string, n?: number): void
+}
+
+/** The prediction of `env.model` for `item`. */
+export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<PredictionItem> {
+  const m = env.model
+  const verdict = checkBudget(item, m, promptTokens(item, m))
+  if (verdict.missing) throw new PipelineError('E_MODEL_INPUT', `model "${m.name}" reads ${verdict.missing}, but item ${item.id} has no ${verdict.missing} input: render its excerpt set "${item.excerpt.set}" as ${verdict.missing} before qa (and name it in the qa stage's inputs), or give the model another modality`, { field: 'modality', model: m.name })
+  let budget: BudgetNote | undefined
+  let fit: { textTokens?: number; frames?: number } = {}
+  if (verdict.over.length) {
+    const refused = refuse(item, m, verdict)
+    if (refused) return refused
+    budget = { policy: 'downsample', over: verdict.over }
+    fit = { textTokens: verdict.textTokensAllowed, frames: verdict.framesAllowed }
+  }
+  const req = await buildChatRequest(item, m, env.io, fit)
+  if (budget && req.action) budget.action = req.action
+  const bytesOver = checkBytes(req.bytes, m)
+  if (bytesOver.length) {
+    // Bytes are known only now; downsampling does not shrink strips, so it counts as skip.
+    const refused = refuse(item, m, { over: bytesOver, downsampleable: false })
+    if (refused) return refused
+  }
+  const requestKey = env.cache.key({ prompts: PROMPT_VERSION, server: requestConfig(m), body: req.body })
+  const base = { requestKey, ...(budget ? { budget } : {}) }
+  const hit = await env.cache.get<CachedAnswer>(requestKey)
+  if (hit) {
+    env.count('model:cached')
+    return prediction(item, m.name, m.modality, { ...base, answer: hit.answer, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 })
+  }
+  const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
+  try {
+    let kept: CachedAnswer | null = null
+    const out = await env.call(req.body, {
+      signal: env.signal,
+      cost,
+      onSend: () => env.count('model:in-flight', 1),
+      onSettle: () => env.count('model:in-flight', -1),
+      onRetry: () => env.count('model:retried'),
+      keep: async (r) => {
+        kept = { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
+        await env.cache.put(requestKey, kept)
+      },
+    })
+    env.count('model:calls')
+    if (out.usage) {
+      env.count('model:tokens-in', out.usage.inputTokens)
+      env.count('model:tokens-out', out.usage.outputTokens)
+      if (m.prices) env.count('model:cost-usd', (out.usage.inputTokens * m.prices.inputPerMTok + out.usage.outputTokens * m.prices.outputPerMTok) / 1e6)
+    }
+    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: kept === null })
+  } catch (err) {
+    if (!(err instanceof CallFailed)) throw err
+    env.count('model:failed')
+    const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
+    if (m.onError === 'record') throw new PipelineError('E_MODEL_CALL', `model "${m.name}" failed on item ${item.id} after ${err.attempts} attempt(s): ${err.failure.message}; the model's onError is record (use onError: item to record the error and go on)`, { model: m.name, qaId: item.id }, { cause: err })
+    return prediction(item, m.name, m.modality, { ...base, attempts: err.attempts, error })
+  }
+}
+
+// The prediction for an item over budget under skip (or a downsample that cannot help); throws under fail.
+function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' | 'downsampleable'>): PredictionItem | null {
+  const numbers = v.over.map((o) => `${o.limit} ${o.size} > ${o.max}`).join(', ')
+  if (m.overBudget === 'fail') throw new PipelineError('E_MODEL_BUDGET', `item ${item.id} is over model "${m.name}"'s budget (${numbers}) and its overBudget is fail; raise the limits, or choose overBudget: skip or downsample`, { model: m.name, qaId: item.id, field: 'overBudget' })
+  if (m.overBudget === 'downsample' && v.downsampleable) return null
+  const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: 'cannot be downsampled to fit (strips are never dropped); skipped' } : {}) }
+  return prediction(item, m.name, m.modality, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
+}
+
+function errorCode(f: CallFailure): string {
+  return f.kind === 'status' ? `http-${f.status}` : f.kind
+}

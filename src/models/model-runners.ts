@@ -1,0 +1,71 @@
+// The infer stage's models made live for one record: an API model's caller (its client and the
+// run-wide limiter, made once per run), the run's answer cache and the record's media reader; a
+// baseline with its train split loaded once per run. Each runner turns a QA item into its
+// prediction.
+import path from 'node:path'
+import type { QaItem } from '../core/items.ts'
+import type { StageContext } from '../core/stage.ts'
+import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
+import type { VocabularyEvent } from '../qa/vocabulary.ts'
+import { predictWithApi } from './api-predict.ts'
+import { createBaseline } from './baselines/index.ts'
+import { limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
+import type { PredictionItem } from './model.ts'
+import { createChatCaller } from './openai-adapter.ts'
+import { prediction } from './prediction.ts'
+import { readTrainItems } from './train-items.ts'
+import { sampleVideoFrames } from './video-frames.ts'
+
+export interface ModelRunner {
+  name: string
+  predict(item: QaItem, detectorFacts: ExcerptFacts | null): Promise<PredictionItem>
+  /** Called at the record's end (warnings gathered while it streamed). */
+  finish(): void
+}
+
+interface RunnerOptions {
+  models: ModelConfig[]
+  avgBeats: number
+  vocabulary: readonly VocabularyEvent[]
+  baseDir?: string
+}
+
+/** The runners of `o.models` for the record of `ctx`. */
+export async function createModelRunners(o: RunnerOptions, ctx: StageContext<unknown>): Promise<ModelRunner[]> {
+  return Promise.all(o.models.map((m) => (m.kind === 'openai-compatible' ? apiRunner(m, ctx) : baselineRunner(m, o, ctx))))
+}
+
+async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise<ModelRunner> {
+  const limiter = ctx.run.limiter(limiterName(m), { concurrency: m.concurrency, rpm: m.rpm, tpm: m.tpm })
+  // The key is read once per run; a missing variable fails the record with how to set it.
+  const call = await ctx.run.once(`model-caller:${m.name}`, async () => createChatCaller(m, m.apiKeyEnv ? ctx.run.secret(m.apiKeyEnv) : null, limiter))
+  const cache = ctx.run.cache('models')
+  const io = {
+    read: (p: string, range?: { offset: number; bytes: number }) => ctx.media.read(p, range),
+    frames: (p: string, count: number, frames: number) => sampleVideoFrames(ctx.media.resolve(p), { count, frames, signal: ctx.signal }),
+  }
+  return {
+    name: m.name,
+    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count: ctx.count }),
+    finish: () => undefined,
+  }
+}
+
+async function baselineRunner(m: BaselineConfig, o: RunnerOptions, ctx: StageContext<unknown>): Promise<ModelRunner> {
+  const trainDir = m.train === undefined ? undefined : path.resolve(o.baseDir ?? '.', m.train)
+  const train = trainDir ? await ctx.run.once(`train-items:${trainDir}`, () => readTrainItems(trainDir, ctx.signal)) : undefined
+  const baseline = createBaseline(m.kind, { seed: m.seed, train })
+  let blindItems = 0
+  return {
+    name: m.name,
+    async predict(item, detectorFacts) {
+      if (m.kind === 'holter-dsp' && detectorFacts === null) blindItems++
+      const answer = baseline.answer(item, { detectorFacts, vocabulary: o.vocabulary, avgBeats: o.avgBeats })
+      ctx.count('model:baseline')
+      return prediction(item, m.name, 'none', { answer })
+    },
+    finish() {
+      if (blindItems) ctx.warn('W_HOLTER_DSP_BLIND', `holter-dsp had no detector beats for ${blindItems} item(s) of record ${ctx.recordId} and answered them blind; run the detect stage before qa (or stream the benchmark run's beat, quality and excerpt items: input.kinds)`, { model: m.name, items: blindItems })
+    },
+  }
+}

@@ -1,0 +1,115 @@
+// The adapter for any server that speaks the chat-completions API (OpenAI, vLLM, llama.cpp's
+// server, LiteLLM, Ollama), through the `openai` package with its own retries off: p-retry runs
+// the attempts, each one through the model's run-wide limiter (a slot is held only while a
+// request is on the wire, never during a backoff wait), and retry-policy.ts decides what is
+// tried again and when. The key is revealed only to the client that sends it.
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
+import pRetry, { AbortError } from 'p-retry'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { PipelineError } from '../core/errors.ts'
+import type { Limiter, Secret } from '../core/services.ts'
+import type { ApiModelConfig } from './model-config.ts'
+import type { Usage } from './model.ts'
+import { isRetryable, retryDelayMs, type CallFailure } from './retry-policy.ts'
+
+export interface CallResult {
+  text: string
+  usage: Usage | null
+  attempts: number
+  latencyMs: number
+}
+
+/** A call that failed for good: its last failure and the attempts made. */
+export class CallFailed extends Error {
+  constructor(readonly failure: CallFailure, readonly attempts: number) {
+    super(failure.message)
+  }
+}
+
+export interface CallHooks {
+  signal: AbortSignal
+  /** Tokens the call may cost (for the limiter's tpm). */
+  cost: number
+  /** Before a retry: the failure and the wait. */
+  onRetry?(f: CallFailure, waitMs: number): void
+  /** When a request goes on the wire and when it comes back. */
+  onSend?(): void
+  onSettle?(): void
+  /** Stores the answer; awaited while the call still holds its limiter slot (see api-predict.ts). */
+  keep?(result: CallResult): Promise<void>
+}
+
+export type ChatCaller = (body: Record<string, unknown>, hooks: CallHooks) => Promise<CallResult>
+
+/** A caller for `model`'s server; `key` is its API key (none for a local server without keys). */
+export function createChatCaller(model: ApiModelConfig, key: Secret | null, limiter: Limiter): ChatCaller {
+  // The package refuses to start without a key; a local server ignores this placeholder.
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: key ? key.reveal() : 'no-key', maxRetries: 0, timeout: model.timeoutMs })
+  return async (body, hooks) => {
+    const started = performance.now()
+    let attempts = 0
+    let last: CallFailure | null = null
+    const attempt = async () => {
+      attempts++
+      hooks.onSend?.()
+      try {
+        const res = await client.chat.completions.create(body as never, { signal: hooks.signal })
+        const text = (res as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content
+        if (typeof text !== 'string') throw new CallFailed({ kind: 'empty', message: 'the response holds no choices[0].message.content text' }, attempts)
+        const u = (res as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage
+        const result: CallResult = { text, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
+        await hooks.keep?.(result)
+        return result
+      } finally {
+        hooks.onSettle?.()
+      }
+    }
+    try {
+      const out = await pRetry(async () => {
+        try {
+          return await limiter.run(attempt, { cost: hooks.cost, signal: hooks.signal })
+        } catch (err) {
+          // Our own failure (the cache could not be written): never a reason to pay again.
+          if (err instanceof PipelineError) throw new AbortError(err)
+          last = describe(err, hooks.signal)
+          if (last.kind === 'aborted') throw new AbortError(err as Error)
+          throw err
+        }
+      }, {
+        retries: model.retries,
+        minTimeout: 0,
+        maxTimeout: 0,
+        signal: hooks.signal,
+        shouldRetry: () => isRetryable(last!),
+        // p-retry waits nothing itself (minTimeout 0): the wait is the policy's, and obeys Retry-After.
+        onFailedAttempt: async ({ attemptNumber, retriesLeft }) => {
+          if (retriesLeft === 0 || !isRetryable(last!)) return
+          const wait = retryDelayMs(last!, attemptNumber, model.backoff)
+          hooks.onRetry?.(last!, wait)
+          await sleep(wait, undefined, { signal: hooks.signal })
+        },
+      })
+      return out
+    } catch (err) {
+      if (hooks.signal.aborted) throw hooks.signal.reason
+      if (err instanceof PipelineError) throw err
+      throw new CallFailed(last ?? describe(err, hooks.signal), attempts)
+    }
+  }
+}
+
+/** A thrown error as a failure the policy can judge. */
+export function describe(err: unknown, signal: AbortSignal): CallFailure {
+  if (signal.aborted || err instanceof APIUserAbortError) return { kind: 'aborted', message: 'the run was interrupted' }
+  if (err instanceof CallFailed) return err.failure
+  if (err instanceof APIConnectionTimeoutError) return { kind: 'timeout', message: `no answer within the model's timeoutMs (${(err as Error).message})` }
+  if (err instanceof APIConnectionError) return { kind: 'connection', message: `the connection failed: ${connectionCause(err)}` }
+  if (err instanceof APIError && err.status !== undefined) return { kind: 'status', status: err.status, headers: err.headers ?? null, message: err.message }
+  if (err instanceof SyntaxError) return { kind: 'malformed', message: `the response is not valid JSON: ${err.message}` }
+  return { kind: 'connection', message: err instanceof Error ? err.message : String(err) }
+}
+
+function connectionCause(err: Error): string {
+  const cause = err.cause as { message?: string; code?: string } | undefined
+  return [err.message, cause?.code, cause?.message].filter(Boolean).join(': ')
+}
