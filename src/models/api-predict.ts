@@ -38,12 +38,16 @@ export interface ApiPredictEnv {
 export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<PredictionItem> {
   const m = env.model
   const verdict = checkBudget(item, m, promptTokens(item, m))
-  if (verdict.missing) throw new PipelineError('E_MODEL_INPUT', `model "${m.name}" reads ${verdict.missing}, but item ${item.id} has no ${verdict.missing} input: render its excerpt set "${item.excerpt.set}" as ${verdict.missing} before qa (and name it in the qa stage's inputs), or give the model another modality`, { field: 'modality', model: m.name })
+  if (verdict.missing) {
+    // A set drawn in other modalities (the report excerpts as clips only): the model cannot be shown this item.
+    env.count('model:no-input')
+    return prediction(item, m.name, m.modality, { error: { code: 'no-input', message: `item ${item.id} has no ${verdict.missing} input (its excerpt set "${item.excerpt.set}" was not rendered as ${verdict.missing}); not sent` } })
+  }
   let budget: BudgetNote | undefined
   let fit: { textTokens?: number; frames?: number } = {}
   if (verdict.over.length) {
     const refused = refuse(item, m, verdict)
-    if (refused) return refused
+    if (refused) return skipped(refused, env)
     budget = { policy: 'downsample', over: verdict.over }
     fit = { textTokens: verdict.textTokensAllowed, frames: verdict.framesAllowed }
   }
@@ -53,7 +57,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   if (bytesOver.length) {
     // Bytes are known only now; downsampling does not shrink strips, so it counts as skip.
     const refused = refuse(item, m, { over: bytesOver, downsampleable: false })
-    if (refused) return refused
+    if (refused) return skipped(refused, env)
   }
   const requestKey = env.cache.key({ prompts: PROMPT_VERSION, server: requestConfig(m), body: req.body })
   const base = { requestKey, ...(budget ? { budget } : {}) }
@@ -99,6 +103,11 @@ function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' |
   if (m.overBudget === 'downsample' && v.downsampleable) return null
   const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: 'cannot be downsampled to fit (strips are never dropped); skipped' } : {}) }
   return prediction(item, m.name, m.modality, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
+}
+
+function skipped(p: PredictionItem, env: ApiPredictEnv): PredictionItem {
+  env.count('model:over-budget')
+  return p
 }
 
 function errorCode(f: CallFailure): string {

@@ -44,10 +44,17 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
     read: (p: string, range?: { offset: number; bytes: number }) => ctx.media.read(p, range),
     frames: (p: string, count: number, frames: number) => sampleVideoFrames(ctx.media.resolve(p), { count, frames, signal: ctx.signal }),
   }
+  let noInput = 0
+  const count = (name: string, n = 1) => {
+    if (name === 'model:no-input') noInput += n
+    ctx.count(name, n)
+  }
   return {
     name: m.name,
-    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count: ctx.count }),
-    finish: () => undefined,
+    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count }),
+    finish() {
+      if (noInput) ctx.warn('W_MODEL_NO_INPUT', `model "${m.name}" reads ${m.modality}, but ${noInput} item(s) of record ${ctx.recordId} have no ${m.modality} input; their predictions say error no-input (render their excerpt sets as ${m.modality}, or leave them to a model of another modality)`, { model: m.name, items: noInput })
+    },
   }
 }
 

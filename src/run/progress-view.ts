@@ -42,6 +42,8 @@ function modelLine(m: Record<string, number>): string | null {
   const n = (k: string) => Math.round(m[MODEL + k] ?? 0)
   if (!Object.keys(m).length) return null
   const parts = [`calls ${n('calls')} done`, `${n('in-flight')} in flight`, `${n('retried')} retried`, `${n('cached')} cached`, `${n('failed')} failed`]
+  if (n('over-budget')) parts.push(`${n('over-budget')} over budget`)
+  if (n('no-input')) parts.push(`${n('no-input')} without input`)
   if (n('baseline')) parts.push(`${n('baseline')} baseline answers`)
   parts.push(`tokens in ${n('tokens-in')}, out ${n('tokens-out')}`)
   if (m[MODEL + 'cost-usd'] !== undefined) parts.push(`cost ~$${m[MODEL + 'cost-usd'].toFixed(2)}`)

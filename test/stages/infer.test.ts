@@ -159,13 +159,14 @@ describe('infer: budgets before spend', () => {
 
   it('skip: a prediction with over-budget and the numbers, and no request', async () => {
     const n = server.requests.length
-    const { predictions } = await runInfer([model({ limits: { contextTokens: 1000 } }), model({ name: 'i', modality: 'images', limits: { maxImages: 2 }, overBudget: 'downsample' })], [big()])
+    const { predictions, counts } = await runInfer([model({ limits: { contextTokens: 1000 } }), model({ name: 'i', modality: 'images', limits: { maxImages: 2 }, overBudget: 'downsample' })], [big()])
     expect(since(n)).toHaveLength(0)
     expect(predictions[0]).toMatchObject({ error: { code: 'over-budget' }, budget: { policy: 'skip', over: [{ limit: 'contextTokens', max: 1000 }] } })
     expect(predictions[0].budget!.over[0].size).toBeGreaterThan(files.text.tokens)
     // Strips are never dropped: downsample cannot help images, and says so.
     expect(predictions[1]).toMatchObject({ error: { code: 'over-budget' }, budget: { policy: 'downsample', over: [{ limit: 'maxImages', size: 3, max: 2 }] } })
     expect(predictions[1].budget!.action).toMatch(/cannot be downsampled/)
+    expect(counts['model:over-budget']).toBe(2)
   })
 
   it('downsample: the text at a lower rate, said in the prediction', async () => {
@@ -225,6 +226,16 @@ describe('infer: cache, concurrency and secrets', () => {
     expect(since(n)[0].headers.authorization).toBe('Bearer sk-test-SECRET-123')
     expect(JSON.stringify(predictions)).not.toContain('SECRET')
     for (const f of filesUnder(cacheDir)) expect(readFileSync(path.join(cacheDir, f), 'utf8')).not.toContain('SECRET')
+  })
+
+  it('an item without an input in the model\'s modality gets error no-input, unsent, and the record a warning', async () => {
+    const n = server.requests.length
+    const { predictions, warnings, counts } = await runInfer([model({ modality: 'images' })], [qaItem('r1', 700, { text: files.text }), qaItem('r1', 701, { images: files.images })])
+    expect(since(n)).toHaveLength(1)
+    expect(predictions[0]).toMatchObject({ error: { code: 'no-input' }, attempts: 0 })
+    expect(predictions[1].error).toBeUndefined()
+    expect(counts['model:no-input']).toBe(1)
+    expect(warnings.map((w) => w.code)).toEqual(['W_MODEL_NO_INPUT'])
   })
 
   it('a missing key variable fails the record with how to set it', async () => {
