@@ -273,6 +273,8 @@ export interface QaItem {
   inputs: QaInputs
   /** The excerpt and the render items the inputs are. */
   from: string[]
+  /** When the qa stage's writer model was asked to write the answer: who, whether it was kept, and why not. */
+  written?: { by: string; status: 'accepted' | 'rejected' | 'failed'; reason?: string; template?: string }
   /** The excerpt's span (the item is complete, like its inputs, once it has passed). */
   startSample: number
   endSample: number

@@ -18,7 +18,7 @@ const limits = z.strictObject({
   maxBytes: z.number().int().positive().optional(),
 }).default({})
 
-const apiModel = z.strictObject({
+export const apiModelSchema = z.strictObject({
   name,
   kind: z.literal('openai-compatible'),
   /** The server's API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
@@ -58,8 +58,8 @@ const baseline = z.strictObject({
   train: z.string().min(1).optional(),
 })
 
-export const modelSchema = z.discriminatedUnion('kind', [apiModel, baseline])
-export type ApiModelConfig = z.infer<typeof apiModel>
+export const modelSchema = z.discriminatedUnion('kind', [apiModelSchema, baseline])
+export type ApiModelConfig = z.infer<typeof apiModelSchema>
 export type BaselineConfig = z.infer<typeof baseline>
 export type ModelConfig = z.infer<typeof modelSchema>
 

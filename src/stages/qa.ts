@@ -22,6 +22,9 @@ import { checkBudgets } from '../qa/input-budgets.ts'
 import { qaPlanProblems } from '../qa/qa-plan-check.ts'
 import { vocabularyOption } from '../qa/vocabulary-option.ts'
 import { caseIdOf } from '../config/case-id.ts'
+import { mapOrdered } from '../core/map-ordered.ts'
+import { createAnswerWriter } from '../models/answer-writer.ts'
+import { apiModelSchema } from '../models/model-config.ts'
 
 const tasks = z.union([z.literal('all'), z.array(z.enum(TASK_TYPES as [TaskType, ...TaskType[]])).min(1)])
 
@@ -47,6 +50,15 @@ const schema = z.strictObject({
   pairsPerEvent: z.number().int().min(1).default(50),
   /** The events asked about and where each comes from (docs/qa.md); default: src/qa/vocabulary.ts. */
   vocabulary: vocabularyOption,
+  /**
+   * A model that writes the free-text answers of these tasks from the facts (checked: a written
+   * answer that changes a number or a finding is rejected and the template kept). Default: none,
+   * the templates' answers.
+   */
+  writer: z.strictObject({
+    model: apiModelSchema.extend({ kind: z.literal('openai-compatible').default('openai-compatible') }),
+    tasks: z.array(z.enum(['open_evidence_reasoning', 'report_general_summary', 'report_statistical_overview'])).min(1).default(['open_evidence_reasoning', 'report_general_summary', 'report_statistical_overview']),
+  }).optional(),
 })
 
 export type QaOptions = z.infer<typeof schema>
@@ -99,14 +111,18 @@ export default defineStage<QaOptions>({
     const inputs = entries.map((e) => ({ of: e.inputs.inputs(), ids: e.inputs.ids() }))
     entries.forEach((e, i) => checkBudgets(e.ex, inputs[i].of, { budgets: o.budgets, inputs: o.sets[e.ex.set].inputs }))
     const seen = new Map<string, number>()
-    for (const { excerpt, draft } of drafts) {
+    const items = drafts.map(({ excerpt, draft }): QaItem => {
       const e = entries[excerpt]
       const key = `${e.ex.id}:${draft.task}`
       const k = seen.get(key) ?? 0
       seen.set(key, k + 1)
-      const item: QaItem = composeItem({ id: `${key}:${k}`, ex: e.ex, draft, patient, caseId, split, inputs: inputs[excerpt].of, renderIds: inputs[excerpt].ids, seed })
-      yield item
-    }
+      return composeItem({ id: `${key}:${k}`, ex: e.ex, draft, patient, caseId, split, inputs: inputs[excerpt].of, renderIds: inputs[excerpt].ids, seed })
+    })
+    if (o.writer) {
+      const write = await createAnswerWriter(o.writer.model, o.vocabulary, ctx)
+      const tasks = new Set<string>(o.writer.tasks)
+      yield* mapOrdered(items, (q) => (tasks.has(q.taskType) ? write(q) : q), { concurrency: o.writer.model.concurrency, signal: ctx.signal })
+    } else yield* items
     if (entries.length === 0) ctx.warn('W_QA_NO_EXCERPTS', `no excerpt of the sets ${Object.keys(o.sets).join(', ')} reached the qa stage for record ${ctx.recordId}; put an excerpt stage making them before qa`)
     const w = marks.next()
     if (w) yield w

@@ -1,0 +1,57 @@
+// Model-written answers for the free-text tasks (issue 14, optional): the qa stage may ask an
+// OpenAI-compatible model to write an item's answer from the facts it computed (the template
+// answer, which states them all, and for reports the figures), as JSON. The reply replaces the
+// template only when it passes checkWrittenAnswer (no number changed, no finding added or
+// dropped, the yes/no kept); otherwise the template stays and the item says why. Calls are
+// cached by their exact request and limited like the infer stage's.
+import type { QaItem } from '../core/items.ts'
+import type { StageContext } from '../core/stage.ts'
+import { checkWrittenAnswer } from '../qa/written-answer-check.ts'
+import type { VocabularyEvent } from '../qa/vocabulary.ts'
+import { limiterName, requestConfig, type ApiModelConfig } from './model-config.ts'
+import { CallFailed, createChatCaller } from './openai-adapter.ts'
+
+export const WRITER_PROMPT_VERSION = 'hp-writer-1'
+
+const SYSTEM = 'You write reference answers for a benchmark of questions about Holter ECG excerpts. You are given a question, the facts measured on the excerpt, and a plain draft answer that states them. Rewrite the draft as a cardiologist would write it: clear, concise clinical prose. Use only the facts given: do not add, drop or change any number, finding or diagnosis; keep every finding the draft names; write numbers as digits exactly as they appear in the facts or the draft; if the draft starts with Yes or No, start with the same word. Reply with a JSON object {"answer": "<your text>"} and nothing else.'
+
+/** How the written answer came about (on the item as `written`; `template` is the answer an accepted one replaced). */
+export type WrittenNote = NonNullable<QaItem['written']>
+
+export type AnswerWriter = (item: QaItem) => Promise<QaItem>
+
+/** A writer using `model` for the record of `ctx`. */
+export async function createAnswerWriter(model: ApiModelConfig, vocab: readonly VocabularyEvent[], ctx: StageContext<unknown>): Promise<AnswerWriter> {
+  const limiter = ctx.run.limiter(limiterName(model), { concurrency: model.concurrency, rpm: model.rpm, tpm: model.tpm })
+  const call = await ctx.run.once(`model-caller:${model.name}`, async () => createChatCaller(model, model.apiKeyEnv ? ctx.run.secret(model.apiKeyEnv) : null, limiter))
+  const cache = ctx.run.cache('models')
+  return async (item) => {
+    const facts = { question: item.question, draft: item.answer, ...(item.gold.figures ? { figures: item.gold.figures } : {}), ...(item.gold.event ? { event: item.gold.event, present: item.gold.value } : {}) }
+    const body = {
+      model: model.model,
+      messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(facts) }],
+      temperature: model.temperature,
+      max_tokens: model.maxTokens,
+      ...(model.seed !== undefined ? { seed: model.seed } : {}),
+      ...model.body,
+    }
+    const key = cache.key({ prompts: WRITER_PROMPT_VERSION, server: requestConfig(model), body })
+    let raw = (await cache.get<{ answer: string }>(key))?.answer
+    if (raw === undefined) {
+      try {
+        const out = await call(body, { signal: ctx.signal, cost: model.maxTokens + 1000, keep: (r) => cache.put(key, { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }) })
+        raw = out.text
+      } catch (err) {
+        if (!(err instanceof CallFailed)) throw err
+        return { ...item, written: note(model, 'failed', err.failure.message) }
+      }
+    }
+    const verdict = checkWrittenAnswer(raw, item.answer, facts, vocab)
+    if (!verdict.ok) return { ...item, written: note(model, 'rejected', verdict.reason) }
+    return { ...item, answer: verdict.answer, written: { by: model.name, status: 'accepted', template: item.answer } }
+  }
+}
+
+function note(model: ApiModelConfig, status: WrittenNote['status'], reason: string): WrittenNote {
+  return { by: model.name, status, reason: `${reason}; the template answer is kept` }
+}

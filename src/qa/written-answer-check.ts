@@ -1,0 +1,79 @@
+// The check a model-written answer must pass before it replaces the template's (pure, issue 14
+// "LLM-written QA text"): it may say the facts in other words, never other facts. Rejected when
+// it is not the JSON asked for, changes the yes/no of the template, states a number that is not
+// one of the facts' (a count, a time, a rate; rounding of a fact's decimals is allowed), names an
+// event of the vocabulary that the template does not, or leaves out one the template names.
+import { inText, type VocabularyEvent } from './vocabulary.ts'
+
+export type WrittenVerdict = { ok: true; answer: string } | { ok: false; reason: string }
+
+const MAX_CHARS = 2000
+
+/** Judges `raw` (the model's reply) against the template answer and the structured facts. */
+export function checkWrittenAnswer(raw: string, template: string, facts: unknown, vocab: readonly VocabularyEvent[]): WrittenVerdict {
+  let answer: unknown
+  try {
+    answer = (JSON.parse(stripFence(raw)) as { answer?: unknown }).answer
+  } catch {
+    return { ok: false, reason: 'the reply is not the JSON object {"answer": "..."} asked for' }
+  }
+  if (typeof answer !== 'string' || !answer.trim()) return { ok: false, reason: 'the reply has no "answer" text' }
+  const text = answer.trim()
+  if (text.length > MAX_CHARS) return { ok: false, reason: `the answer is ${text.length} characters long (at most ${MAX_CHARS})` }
+  const yesNo = /^(yes|no)\b/i.exec(template)?.[1].toLowerCase()
+  if (yesNo && /^(yes|no)\b/i.exec(text)?.[1].toLowerCase() !== yesNo) return { ok: false, reason: `the template answers "${yesNo}" first; the written answer does not` }
+  const allowed = allowedNumbers(template, facts)
+  const stray = numbersIn(text).find((n) => !allowed.has(key(n)))
+  if (stray !== undefined) return { ok: false, reason: `the answer states ${stray}, which is not one of the facts' numbers` }
+  const named = (s: string) => new Set(vocab.filter((e) => mentions(s, e.name)).map((e) => e.name))
+  const inTemplate = named(template)
+  const inWritten = named(text)
+  const added = [...inWritten].filter((e) => !inTemplate.has(e))
+  if (added.length) return { ok: false, reason: `the answer names ${added.join(', ')}, which the facts do not` }
+  const dropped = [...inTemplate].filter((e) => !inWritten.has(e))
+  if (dropped.length) return { ok: false, reason: `the answer leaves out ${dropped.join(', ')}` }
+  return { ok: true, answer: text }
+}
+
+// The numbers a text states: digit groups with thousands separators and decimals ("2,273", "1.45").
+export function numbersIn(text: string): number[] {
+  return [...text.matchAll(/(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?/g)].map((m) => Number(m[0].replaceAll(',', '')))
+}
+
+// Every number of the template and the facts, with each rounded to 1 and 2 decimals, and to a
+// whole number from 10 up (75.5 bpm as 76; but 1.84 times is not "2", which reads as a count).
+function allowedNumbers(template: string, facts: unknown): Set<string> {
+  const out = new Set<string>()
+  const add = (n: number) => {
+    for (const d of Math.abs(n) >= 10 ? [0, 1, 2] : [1, 2]) out.add(key(Number(n.toFixed(d))))
+    out.add(key(n))
+  }
+  numbersIn(template).forEach(add)
+  const walk = (v: unknown): void => {
+    if (typeof v === 'number' && Number.isFinite(v)) add(v)
+    else if (typeof v === 'string') numbersIn(v).forEach(add)
+    else if (Array.isArray(v)) v.forEach(walk)
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk)
+  }
+  walk(facts)
+  return out
+}
+
+const key = (n: number) => String(n)
+
+function mentions(text: string, name: string): boolean {
+  const words = inText(name).toLowerCase()
+  const t = text.toLowerCase()
+  // A longer name containing this one ("polymorphic ventricular tachycardia") is not a mention of it.
+  return new RegExp(`(^|[^a-z])${escape(words)}s?([^a-z]|$)`).test(t)
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+// A reply wrapped in a Markdown code fence, as chat models often send JSON.
+function stripFence(raw: string): string {
+  const m = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(raw)
+  return m ? m[1] : raw
+}
