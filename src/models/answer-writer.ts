@@ -5,6 +5,7 @@
 // dropped, the yes/no kept); otherwise the template stays and the item says why. Calls are
 // cached by their exact request and limited like the infer stage's.
 import type { QaItem } from '../core/items.ts'
+import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import { checkWrittenAnswer } from '../qa/written-answer-check.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
@@ -23,7 +24,7 @@ export type AnswerWriter = (item: QaItem) => Promise<QaItem>
 /** A writer using `model` for the record of `ctx`. */
 export async function createAnswerWriter(model: ApiModelConfig, vocab: readonly VocabularyEvent[], ctx: StageContext<unknown>): Promise<AnswerWriter> {
   const limiter = ctx.run.limiter(limiterName(model), { concurrency: model.concurrency, rpm: model.rpm, tpm: model.tpm })
-  const call = await ctx.run.once(`model-caller:${model.name}`, async () => createChatCaller(model, model.apiKeyEnv ? ctx.run.secret(model.apiKeyEnv) : null, limiter))
+  const call = await ctx.run.once(`model-caller:${hashConfig(model)}`, async () => createChatCaller(model, model.apiKeyEnv ? ctx.run.secret(model.apiKeyEnv) : null, limiter))
   const cache = ctx.run.cache('models')
   return async (item) => {
     const facts = { question: item.question, draft: item.answer, ...(item.gold.figures ? { figures: item.gold.figures } : {}), ...(item.gold.event ? { event: item.gold.event, present: item.gold.value } : {}) }

@@ -32,6 +32,8 @@ export interface ApiPredictEnv {
   signal: AbortSignal
   /** Live counters (ctx.count). */
   count(name: string, n?: number): void
+  /** Requests on the wire now, run-wide, by key: an identical request waits for that answer instead of paying again. */
+  inflight: Map<string, Promise<CachedAnswer | null>>
 }
 
 /** The prediction of `env.model` for `item`. */
@@ -61,11 +63,15 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   }
   const requestKey = env.cache.key({ prompts: PROMPT_VERSION, server: requestConfig(m), body: req.body })
   const base = { requestKey, ...(budget ? { budget } : {}) }
-  const hit = await env.cache.get<CachedAnswer>(requestKey)
+  let hit = await env.cache.get<CachedAnswer>(requestKey)
+  // Looked up and claimed with no await between: two identical requests never both go out.
+  const pending = hit ? undefined : env.inflight.get(requestKey)
+  if (pending) hit = (await pending) ?? (await env.cache.get<CachedAnswer>(requestKey))
   if (hit) {
     env.count('model:cached')
     return prediction(item, m.name, m.modality, { ...base, answer: hit.answer, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 })
   }
+  const settle = claim(env.inflight, requestKey)
   const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
   try {
     let kept: CachedAnswer | null = null
@@ -78,6 +84,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
       keep: async (r) => {
         kept = { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
         await env.cache.put(requestKey, kept)
+        settle(kept)
       },
     })
     env.count('model:calls')
@@ -88,6 +95,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
     }
     return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: kept === null })
   } catch (err) {
+    settle(null)
     if (!(err instanceof CallFailed)) throw err
     env.count('model:failed')
     const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
@@ -103,6 +111,20 @@ function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' |
   if (m.overBudget === 'downsample' && v.downsampleable) return null
   const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: 'cannot be downsampled to fit (strips are never dropped); skipped' } : {}) }
   return prediction(item, m.name, m.modality, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
+}
+
+// Marks `key` as on the wire (unless another call already is); the function returned ends that, once.
+function claim(inflight: ApiPredictEnv['inflight'], key: string): (a: CachedAnswer | null) => void {
+  if (inflight.has(key)) return () => undefined
+  let resolve!: (a: CachedAnswer | null) => void
+  inflight.set(key, new Promise((r) => (resolve = r)))
+  let done = false
+  return (a) => {
+    if (done) return
+    done = true
+    inflight.delete(key)
+    resolve(a)
+  }
 }
 
 function skipped(p: PredictionItem, env: ApiPredictEnv): PredictionItem {

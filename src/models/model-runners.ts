@@ -4,10 +4,11 @@
 // prediction.
 import path from 'node:path'
 import type { QaItem } from '../core/items.ts'
+import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
-import { predictWithApi } from './api-predict.ts'
+import { predictWithApi, type CachedAnswer } from './api-predict.ts'
 import { createBaseline } from './baselines/index.ts'
 import { limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
 import type { PredictionItem } from './model.ts'
@@ -38,8 +39,9 @@ export async function createModelRunners(o: RunnerOptions, ctx: StageContext<unk
 async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise<ModelRunner> {
   const limiter = ctx.run.limiter(limiterName(m), { concurrency: m.concurrency, rpm: m.rpm, tpm: m.tpm })
   // The key is read once per run; a missing variable fails the record with how to set it.
-  const call = await ctx.run.once(`model-caller:${m.name}`, async () => createChatCaller(m, m.apiKeyEnv ? ctx.run.secret(m.apiKeyEnv) : null, limiter))
+  const call = await ctx.run.once(`model-caller:${hashConfig(m)}`, async () => createChatCaller(m, m.apiKeyEnv ? ctx.run.secret(m.apiKeyEnv) : null, limiter))
   const cache = ctx.run.cache('models')
+  const inflight = await ctx.run.once('model-requests-in-flight', async () => new Map<string, Promise<CachedAnswer | null>>())
   const io = {
     read: (p: string, range?: { offset: number; bytes: number }) => ctx.media.read(p, range),
     frames: (p: string, count: number, frames: number) => sampleVideoFrames(ctx.media.resolve(p), { count, frames, signal: ctx.signal }),
@@ -51,7 +53,7 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
   }
   return {
     name: m.name,
-    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count }),
+    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight }),
     finish() {
       if (noInput) ctx.warn('W_MODEL_NO_INPUT', `model "${m.name}" reads ${m.modality}, but ${noInput} item(s) of record ${ctx.recordId} have no ${m.modality} input; their predictions say error no-input (render their excerpt sets as ${m.modality}, or leave them to a model of another modality)`, { model: m.name, items: noInput })
     },

@@ -219,6 +219,20 @@ describe('infer: cache, concurrency and secrets', () => {
     server.setBehaviour(undefined)
   })
 
+  it('an identical request already on the wire is waited for, not paid twice (two names for one model)', async () => {
+    server.setBehaviour(() => ({ kind: 'answer', delayMs: 60 }))
+    const n = server.requests.length
+    const items = [0, 1, 2].map((k) => qaItem('r1', 350 + k, { text: files.text }))
+    const { predictions } = await runInfer([model(), model({ name: 'alias' })], items)
+    expect(since(n)).toHaveLength(3)
+    expect(server.repeatedCompleted()).toEqual([])
+    for (let k = 0; k < 3; k++) {
+      const [a, b] = predictions.slice(2 * k, 2 * k + 2)
+      expect([a.model, b.model, b.answer, a.cached || b.cached, a.cached && b.cached]).toEqual(['m', 'alias', a.answer, true, false])
+    }
+    server.setBehaviour(undefined)
+  })
+
   it('the API key is sent to the server and written nowhere', async () => {
     const n = server.requests.length
     const cacheDir = path.join(root, 'key-cache')
