@@ -10,7 +10,7 @@ import type { QaItem } from '../core/items.ts'
 import { loadDatasetStages } from '../config/dataset.ts'
 import { checkBudget } from '../models/budget-check.ts'
 import { promptTokens } from '../models/chat-request.ts'
-import type { ApiModelConfig, ModelConfig } from '../models/model-config.ts'
+import { answers, type ApiModelConfig, type ModelConfig } from '../models/model-config.ts'
 import { probeModel } from '../models/model-probe.ts'
 import { openInputRun } from '../run/input-run.ts'
 
@@ -46,6 +46,7 @@ export async function modelsCheckCommand(a: ModelsCheckArgs): Promise<number> {
   const tallies = new Map<string, Tally>(api.map((m) => [m.name, { items: 0, fit: 0, downsample: 0, skip: 0, fail: 0, missing: 0, examples: [] }]))
   for await (const item of items) {
     for (const m of api) {
+      if (!answers(m, item)) continue
       const t = tallies.get(m.name)!
       t.items++
       const v = checkBudget(item, m, promptTokens(item, m))

@@ -18,8 +18,17 @@ const limits = z.strictObject({
   maxBytes: z.number().int().positive().optional(),
 }).default({})
 
+
+/** Which items a model answers (all by default): an API model on the test split only spares paying for the others. */
+const only = z.strictObject({
+  splits: z.array(z.enum(['train', 'valid', 'test'])).min(1).optional(),
+  tasks: z.array(z.string().min(1)).min(1).optional(),
+  sets: z.array(z.string().min(1)).min(1).optional(),
+}).optional()
+
 export const apiModelSchema = z.strictObject({
   name,
+  only,
   kind: z.literal('openai-compatible'),
   /** The server's API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
   baseURL: z.url({ protocol: /^https?$/, error: 'an http(s) URL of the API root, such as http://127.0.0.1:8000/v1' }),
@@ -52,6 +61,7 @@ export const apiModelSchema = z.strictObject({
 
 const baseline = z.strictObject({
   name,
+  only,
   kind: z.enum(BASELINE_KINDS),
   seed: z.union([z.number(), z.string()]).default(1),
   /** prior and blind: the run directory or exported Holtercare folder whose train split they learn from. */
@@ -72,6 +82,12 @@ export const modelsSchema = z.array(modelSchema).min(1, 'name at least one model
     if (m.kind === 'prior' && m.train === undefined) ctx.addIssue({ code: 'custom', message: 'the prior baseline learns from a train split: give train: <a run directory or an exported Holtercare folder>', path: [i, 'train'] })
   })
 })
+
+/** Whether `m` answers an item of this split, task and excerpt set. */
+export function answers(m: ModelConfig, item: { split: string; taskType: string; excerpt: { set: string } }): boolean {
+  const o = m.only
+  return !o || ((!o.splits || o.splits.includes(item.split as 'train')) && (!o.tasks || o.tasks.includes(item.taskType)) && (!o.sets || o.sets.includes(item.excerpt.set)))
+}
 
 /** What of an API model's config shapes its answers: the part every cache key holds. */
 export function requestConfig(m: ApiModelConfig): Record<string, unknown> {

@@ -10,7 +10,7 @@ import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
 import { predictWithApi, type CachedAnswer } from './api-predict.ts'
 import { createBaseline } from './baselines/index.ts'
-import { limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
+import { answers, limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
 import type { PredictionItem } from './model.ts'
 import { createChatCaller } from './openai-adapter.ts'
 import { prediction } from './prediction.ts'
@@ -19,6 +19,8 @@ import { sampleVideoFrames } from './video-frames.ts'
 
 export interface ModelRunner {
   name: string
+  /** Whether the model answers this item (its `only` filter). */
+  takes(item: QaItem): boolean
   predict(item: QaItem, detectorFacts: ExcerptFacts | null): Promise<PredictionItem>
   /** Called at the record's end (warnings gathered while it streamed). */
   finish(): void
@@ -53,6 +55,7 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
   }
   return {
     name: m.name,
+    takes: (item) => answers(m, item),
     predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight }),
     finish() {
       if (noInput) ctx.warn('W_MODEL_NO_INPUT', `model "${m.name}" reads ${m.modality}, but ${noInput} item(s) of record ${ctx.recordId} have no ${m.modality} input; their predictions say error no-input (render their excerpt sets as ${m.modality}, or leave them to a model of another modality)`, { model: m.name, items: noInput })
@@ -67,6 +70,7 @@ async function baselineRunner(m: BaselineConfig, o: RunnerOptions, ctx: StageCon
   let blindItems = 0
   return {
     name: m.name,
+    takes: (item) => answers(m, item),
     async predict(item, detectorFacts) {
       if (m.kind === 'holter-dsp' && detectorFacts === null) blindItems++
       const answer = baseline.answer(item, { detectorFacts, vocabulary: o.vocabulary, avgBeats: o.avgBeats })

@@ -58,6 +58,7 @@ export default defineStage<InferOptions>({
         yield item
         if (item.kind !== 'qa') continue
         for (const run of runners) {
+          if (!run.takes(item as QaItem)) continue
           queue.push(run.predict(item as QaItem, facts?.of(item.excerpt.id) ?? null))
           yield* queue.land()
         }

@@ -252,6 +252,14 @@ describe('infer: cache, concurrency and secrets', () => {
     expect(warnings.map((w) => w.code)).toEqual(['W_MODEL_NO_INPUT'])
   })
 
+  it('a model answers only the items its `only` filter takes', async () => {
+    const n = server.requests.length
+    const items = [qaItem('r1', 800, { text: files.text }), qaItem('r1', 801, { text: files.text }, { split: 'train' }), qaItem('r1', 802, { text: files.text }, { taskType: 'closed_presence' })]
+    const { predictions } = await runInfer([model({ only: { splits: ['test'], tasks: ['closed_event_counting'] } }), { name: 'rnd', kind: 'random' }], items)
+    expect(since(n)).toHaveLength(1)
+    expect(predictions.map((p) => p.id)).toEqual([`${items[0].id}@m`, `${items[0].id}@rnd`, `${items[1].id}@rnd`, `${items[2].id}@rnd`])
+  })
+
   it('a missing key variable fails the record with how to set it', async () => {
     const err = await rejection(runInfer([model({ apiKeyEnv: 'HP_NOT_SET_ANYWHERE' })], [qaItem('r1', 600, { text: files.text })]))
     expect(err).toMatchObject({ code: 'E_SECRET_MISSING' })
