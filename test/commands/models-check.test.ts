@@ -10,7 +10,7 @@ import { modelsCheckCommand } from '../../src/commands/models-check.ts'
 import { runCommand } from '../../src/commands/run.ts'
 import { startChatServer, type ChatServer } from '../helpers/chat-server.ts'
 import { ndjson } from '../helpers/qa-run.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { smallBenchYaml } from '../helpers/small-bench.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const work = tmpDir('hp-models-check-')
@@ -24,16 +24,7 @@ function sink(): Writable & { text: string } {
 
 beforeAll(async () => {
   server = await startChatServer({ apiKey: 'right-key' })
-  writeFileSync(path.join(work, 'bench.yaml'), [
-    'name: bench',
-    'records:',
-    `  - path: ${path.join(ROOT, 'samples/mitdb/100')}`,
-    'stages: [read, annotate, quality, clean, detect,',
-    '  {use: excerpt, options: {set: s, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
-    '  {use: render-text, options: {windows: false, excerpts: [s], rate: 100, leads: [0], file: qa-text.txt}},',
-    '  {use: qa, options: {seed: 1, sets: {s: {tasks: all, inputs: [text]}}}}]',
-    '',
-  ].join('\n'))
+  writeFileSync(path.join(work, 'bench.yaml'), smallBenchYaml({ inputs: ['text'] }))
   const err = sink()
   expect(await runCommand({ dataset: path.join(work, 'bench.yaml'), out: path.join(work, 'bench'), signal, err }), err.text).toBe(0)
 })

@@ -16,7 +16,7 @@ import type { PredictionItem } from '../../src/models/model.ts'
 import { startChatServer, type ChatServer } from '../helpers/chat-server.ts'
 import { linesOf, runCli, startCli, type Exit, type Started } from '../helpers/child.ts'
 import { deferred } from '../helpers/deferred.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { smallBenchYaml } from '../helpers/small-bench.ts'
 import { filesUnder, tmpDir } from '../helpers/tmp.ts'
 
 const work = tmpDir('hp-infer-resume-')
@@ -114,17 +114,7 @@ describe('infer: interrupted runs resume without paying twice (CLI child, chat s
 
   beforeAll(async () => {
     server = await startChatServer({ apiKey: KEY })
-    writeFileSync(at('bench.yaml'), [
-      'name: bench',
-      'records:',
-      `  - path: ${path.join(ROOT, 'samples/mitdb/100')}`,
-      `  - path: ${path.join(ROOT, 'samples/mitdb/101')}`,
-      'stages: [read, annotate, quality, clean, detect,',
-      '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
-      '  {use: render-text, options: {windows: false, excerpts: [qa-1min], rate: 100, leads: [0], file: qa-text.txt}},',
-      '  {use: qa, options: {seed: 1, sets: {qa-1min: {tasks: all, inputs: [text]}}}}]',
-      '',
-    ].join('\n'))
+    writeFileSync(at('bench.yaml'), smallBenchYaml({ records: ['100', '101'], inputs: ['text'] }))
     await finish(['run', at('bench.yaml'), '--out', bench])
     qaIds = linesOf(path.join(bench, 'qa.ndjson')).map((q) => q.id as string)
     expect(new Set(linesOf(path.join(bench, 'qa.ndjson')).map((q) => q.recordId))).toEqual(new Set(['100', '101']))

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { QaItem } from '../../src/core/items.ts'
 import { runCli } from '../helpers/child.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { smallBenchYaml } from '../helpers/small-bench.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
 const work = tmpDir('hp-over-export-')
@@ -44,18 +44,7 @@ export default {
 }
 `
 
-const BENCH = [
-  'name: bench',
-  'records:',
-  `  - path: ${path.join(ROOT, 'samples/mitdb/100')}`,
-  'stages: [read, annotate, quality, clean, detect,',
-  '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
-  '  {use: render-text, options: {windows: false, excerpts: [qa-1min], rate: 100, leads: [0], file: qa-text.txt}},',
-  '  {use: render-strip, options: {windows: false, excerpts: [qa-1min], excerptTileSec: 10}},',
-  '  {use: render-video, options: {windows: false, clips: {excerpts: [qa-1min], stepSec: 2, windowSec: 10}, fps: 5}},',
-  '  {use: qa, options: {seed: 1, sets: {qa-1min: {tasks: all, inputs: [text, images, video]}}}}]',
-  '',
-].join('\n')
+const BENCH = smallBenchYaml()
 
 const evalYaml = (kinds: string) => ['name: eval', 'input:', `  run: ${at('export')}`, `  kinds: ${kinds}`, `stages: [${at('read-inputs.mjs')}]`, ''].join('\n')
 

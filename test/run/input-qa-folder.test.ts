@@ -13,7 +13,7 @@ import { qaExportCommand } from '../../src/commands/qa-export.ts'
 import { runCommand } from '../../src/commands/run.ts'
 import type { AnyItem, Item, QaItem } from '../../src/core/items.ts'
 import { openInputRun, type InputRun } from '../../src/run/input-run.ts'
-import { ROOT } from '../helpers/shared.ts'
+import { smallBenchYaml } from '../helpers/small-bench.ts'
 import { pipelineRejection } from '../helpers/thrown.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 
@@ -23,21 +23,6 @@ const run = at('bench')
 const sha = (buf: Buffer) => createHash('sha256').update(buf).digest('hex')
 const qa = new Set(['qa'])
 
-/** A small benchmark dataset: record 100, three 20 s excerpts with every input and every task. */
-function smallBenchYaml(name: string): string {
-  return [
-    `name: ${name}`,
-    'records:',
-    `  - path: ${path.join(ROOT, 'samples/mitdb/100')}`,
-    'stages: [read, annotate, quality, clean, detect,',
-    '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
-    '  {use: render-text, options: {windows: false, excerpts: [qa-1min], rate: 100, leads: [0], file: qa-text.txt}},',
-    '  {use: render-strip, options: {windows: false, excerpts: [qa-1min], excerptTileSec: 10}},',
-    '  {use: render-video, options: {windows: false, clips: {excerpts: [qa-1min], stepSec: 2, windowSec: 10}, fps: 5}},',
-    '  {use: qa, options: {seed: 1, sets: {qa-1min: {tasks: all, inputs: [text, images, video]}}}}]',
-    '',
-  ].join('\n')
-}
 
 const signal = new AbortController().signal
 
@@ -75,7 +60,7 @@ describe('an exported QA folder as an input run', () => {
   let items: QaItem[]
 
   beforeAll(async () => {
-    writeFileSync(at('bench.yaml'), smallBenchYaml('bench'))
+    writeFileSync(at('bench.yaml'), smallBenchYaml())
     await runBench(at('bench.yaml'), run)
     await exportRun(run, at('export'), 'copy')
     await exportRun(run, at('linked'), 'link')
