@@ -16,6 +16,8 @@ import { openInputRun } from '../run/input-run.ts'
 
 export interface ModelsCheckArgs {
   dataset: string
+  /** The run directory the dataset writes to, when not its own `out` (pipeline run --out). */
+  runDir?: string
   out: NodeJS.WritableStream
   signal: AbortSignal
   env?: NodeJS.ProcessEnv
@@ -37,7 +39,7 @@ export async function modelsCheckCommand(a: ModelsCheckArgs): Promise<number> {
     say(`${m.name}: ${p.ok ? 'ok' : 'FAILED'} - ${p.message}`)
     if (!p.ok) bad++
   }
-  const source = dataset.input?.run ?? dataset.out
+  const source = dataset.input?.run ?? (a.runDir ? path.resolve(a.runDir) : dataset.out)
   const items = await readQaItems(source, a.signal)
   if (items === null) {
     say(`budgets: no QA items yet in ${source} (run the dataset, or the benchmark it reads, first); only the calls were checked`)

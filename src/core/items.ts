@@ -313,7 +313,7 @@ export interface PredictionItem {
   answer: string
   usage: Usage | null
   latencyMs: number
-  /** The answer came from the cache or the journal: no call was made for it now. */
+  /** The answer came from the cache (or a call for the same request already on the wire): no call was made for it now. */
   cached: boolean
   /** Calls made for it (0 for a baseline or a cached answer). */
   attempts: number

@@ -38,6 +38,7 @@ export function positionOf(item: Item | AnyItem): number | null {
     case 'rhythm':
     case 'render':
     case 'qa':
+    case 'prediction':
       return x.endSample as number
   }
   if (typeof x.startSample === 'number') return x.startSample

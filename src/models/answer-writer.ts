@@ -9,6 +9,7 @@ import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import { checkWrittenAnswer } from '../qa/written-answer-check.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
+import { chatBody } from './chat-request.ts'
 import { limiterName, requestConfig, type ApiModelConfig } from './model-config.ts'
 import { CallFailed, createChatCaller } from './openai-adapter.ts'
 
@@ -28,14 +29,7 @@ export async function createAnswerWriter(model: ApiModelConfig, vocab: readonly 
   const cache = ctx.run.cache('models')
   return async (item) => {
     const facts = { question: item.question, draft: item.answer, ...(item.gold.figures ? { figures: item.gold.figures } : {}), ...(item.gold.event ? { event: item.gold.event, present: item.gold.value } : {}) }
-    const body = {
-      model: model.model,
-      messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(facts) }],
-      temperature: model.temperature,
-      max_tokens: model.maxTokens,
-      ...(model.seed !== undefined ? { seed: model.seed } : {}),
-      ...model.body,
-    }
+    const body = chatBody(model, [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(facts) }])
     const key = cache.key({ prompts: WRITER_PROMPT_VERSION, server: requestConfig(model), body })
     let raw = (await cache.get<{ answer: string }>(key))?.answer
     if (raw === undefined) {

@@ -7,7 +7,7 @@ import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
 import type { ContentCache } from '../core/services.ts'
 import { checkBudget, checkBytes, type BudgetVerdict } from './budget-check.ts'
-import { buildChatRequest, promptTokens, type InputReader } from './chat-request.ts'
+import { buildChatRequest, promptTokens, TooBig, type InputReader } from './chat-request.ts'
 import { requestConfig, type ApiModelConfig } from './model-config.ts'
 import type { BudgetNote, PredictionItem, Usage } from './model.ts'
 import { CallFailed, type ChatCaller } from './openai-adapter.ts'
@@ -53,7 +53,13 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
     budget = { policy: 'downsample', over: verdict.over }
     fit = { textTokens: verdict.textTokensAllowed, frames: verdict.framesAllowed }
   }
-  const req = await buildChatRequest(item, m, env.io, fit)
+  let req: Awaited<ReturnType<typeof buildChatRequest>>
+  try {
+    req = await buildChatRequest(item, m, env.io, fit)
+  } catch (err) {
+    if (!(err instanceof TooBig) || !budget) throw err
+    return skipped(prediction(item, m.name, m.modality, { budget: { ...budget, action: err.message }, error: { code: 'over-budget', message: `the input is over the model's limits (${budget.over.map((o) => `${o.limit} ${o.size} > ${o.max}`).join(', ')}) and ${err.message}; not sent` } }), env)
+  }
   if (budget && req.action) budget.action = req.action
   const bytesOver = checkBytes(req.bytes, m)
   if (bytesOver.length) {
@@ -109,7 +115,8 @@ function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' |
   const numbers = v.over.map((o) => `${o.limit} ${o.size} > ${o.max}`).join(', ')
   if (m.overBudget === 'fail') throw new PipelineError('E_MODEL_BUDGET', `item ${item.id} is over model "${m.name}"'s budget (${numbers}) and its overBudget is fail; raise the limits, or choose overBudget: skip or downsample`, { model: m.name, qaId: item.id, field: 'overBudget' })
   if (m.overBudget === 'downsample' && v.downsampleable) return null
-  const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: 'cannot be downsampled to fit (strips are never dropped); skipped' } : {}) }
+  const why = v.over.some((o) => o.limit === 'maxBytes') ? 'the request is too large even as the budget allows it' : m.modality === 'images' ? 'strips are never dropped' : 'no smaller input fits'
+  const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: `cannot be downsampled to fit (${why}); skipped` } : {}) }
   return prediction(item, m.name, m.modality, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
 }
 

@@ -26,6 +26,9 @@ export interface BuiltRequest {
   action?: string
 }
 
+/** Downsampling could not bring the input within budget (the caller skips the item and says so). */
+export class TooBig extends Error {}
+
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'video_url'; video_url: { url: string } }
 
 /** Tokens of the prompt around the excerpt's text (system, header, question), for the context check. */
@@ -45,7 +48,7 @@ export async function buildChatRequest(item: QaItem, model: ApiModelConfig, io: 
     let rate = t.fs
     if (fit.textTokens !== undefined && t.tokens > fit.textTokens) {
       const d = downsampleEcgText(text, { maxTokens: fit.textTokens })
-      if (!d) throw new PipelineError('E_MODEL_BUDGET', `item ${item.id}: its text does not fit ${fit.textTokens} tokens even at the lowest rate; raise the model's contextTokens or use overBudget: skip`, { field: 'limits.contextTokens' })
+      if (!d) throw new TooBig(`the text does not fit ${fit.textTokens} tokens even at the lowest rate (10 Hz); skipped`)
       action = `text resampled from ${d.fromRate} Hz to ${d.rate} Hz: ${t.tokens} -> ${d.tokens} tokens`
       text = d.text
       rate = d.rate
@@ -57,28 +60,27 @@ export async function buildChatRequest(item: QaItem, model: ApiModelConfig, io: 
     user = [{ type: 'text', text: mediaHeader(item, 'images', images.length) }, ...images.map((b) => imagePart(b)), { type: 'text', text: item.question }]
   } else {
     const v = need(item, 'video')
-    const send = fit.frames !== undefined && fit.frames < (model.video.send === 'frames' ? Math.min(model.video.frames, v.frames) : v.frames) ? 'frames' : model.video.send
+    // What the model takes without downsampling: its sampled frames, or the whole clip.
+    const usual = model.video.send === 'frames' ? Math.min(model.video.frames, v.frames) : v.frames
+    const send = fit.frames !== undefined && fit.frames < usual ? 'frames' : model.video.send
     if (send === 'video_url') {
       const clip = await io.read(v.path)
       user = [{ type: 'text', text: mediaHeader(item, 'video', 1) }, { type: 'video_url', video_url: { url: `data:video/mp4;base64,${clip.toString('base64')}` } }, { type: 'text', text: item.question }]
     } else {
-      const count = Math.min(fit.frames ?? model.video.frames, model.video.frames, v.frames)
-      if (fit.frames !== undefined && count < Math.min(model.video.frames, v.frames)) action = `${count} frames sent instead of ${Math.min(model.video.frames, v.frames)}`
-      else if (fit.frames !== undefined && model.video.send === 'video_url') action = `${count} frames sent instead of the clip's ${v.frames}`
+      const count = Math.min(fit.frames ?? usual, usual)
+      if (count < usual) action = model.video.send === 'frames' ? `${count} frames sent instead of ${usual}` : `${count} frames sampled from the clip sent as images instead of its ${v.frames} frames`
       const frames = await io.frames(v.path, count, v.frames)
       user = [{ type: 'text', text: mediaHeader(item, 'frames', frames.length) }, ...frames.map((b) => imagePart(b)), { type: 'text', text: item.question }]
     }
   }
-  const tokensField = model.body.max_completion_tokens !== undefined ? {} : { max_tokens: model.maxTokens }
-  const body: Record<string, unknown> = {
-    model: model.model,
-    messages: [{ role: 'system', content: systemPrompt(item.tier) }, { role: 'user', content: user }],
-    temperature: model.temperature,
-    ...tokensField,
-    ...(model.seed !== undefined ? { seed: model.seed } : {}),
-    ...model.body,
-  }
+  const body = chatBody(model, [{ role: 'system', content: systemPrompt(item.tier) }, { role: 'user', content: user }])
   return { body, bytes: Buffer.byteLength(JSON.stringify(body)), ...(action ? { action } : {}) }
+}
+
+/** A request body for `model`: its sampling settings, its extra body fields, and the answer's length in the field it uses (max_tokens, or max_completion_tokens when the body names that one). */
+export function chatBody(model: ApiModelConfig, messages: unknown[], maxTokens = model.maxTokens): Record<string, unknown> {
+  const field = model.body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens'
+  return { model: model.model, messages, temperature: model.temperature, ...(model.seed !== undefined ? { seed: model.seed } : {}), ...model.body, [field]: maxTokens }
 }
 
 function imagePart(png: Buffer): Part {

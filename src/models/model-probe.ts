@@ -2,6 +2,7 @@
 // key and knows the model: a one-word prompt with an answer of at most a few tokens, no retries.
 import { createLimiter } from '../run/limiter.ts'
 import { readSecret } from '../run/secrets.ts'
+import { chatBody } from './chat-request.ts'
 import type { ApiModelConfig } from './model-config.ts'
 import { CallFailed, createChatCaller } from './openai-adapter.ts'
 
@@ -21,7 +22,8 @@ export async function probeModel(m: ApiModelConfig, signal: AbortSignal, env: No
     }
   }
   const call = createChatCaller({ ...m, retries: 0 }, key, createLimiter({ concurrency: 1 }))
-  const body = { model: m.model, messages: [{ role: 'user', content: 'Reply with the single word OK.' }], max_tokens: 3, temperature: 0 }
+  // The model's own settings and body fields (a model may accept only its default temperature, or max_completion_tokens), with a short answer.
+  const body = chatBody(m, [{ role: 'user', content: 'Reply with the single word OK.' }], 16)
   try {
     const r = await call(body, { signal, cost: 0 })
     return { ok: true, message: `${m.baseURL} answered as ${m.model} in ${r.latencyMs} ms${r.usage ? ` (${r.usage.inputTokens} tokens in, ${r.usage.outputTokens} out)` : ''}` }

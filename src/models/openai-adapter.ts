@@ -54,8 +54,9 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
       hooks.onSend?.()
       try {
         const res = await client.chat.completions.create(body as never, { signal: hooks.signal })
-        const text = (res as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content
-        if (typeof text !== 'string') throw new CallFailed({ kind: 'empty', message: 'the response holds no choices[0].message.content text' }, attempts)
+        const choice = (res as { choices?: { message?: { content?: unknown }; finish_reason?: string }[] }).choices?.[0]
+        const text = choice?.message?.content
+        if (typeof text !== 'string') throw new CallFailed({ kind: 'empty', message: `the response holds no choices[0].message.content text (finish_reason ${choice?.finish_reason ?? 'none'}${choice?.finish_reason === 'length' ? ': raise maxTokens' : ''})` }, attempts)
         const u = (res as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage
         const result: CallResult = { text, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
         await hooks.keep?.(result)

@@ -17,7 +17,8 @@ export interface CallFailure {
 
 /** Whether a failure is worth another attempt. */
 export function isRetryable(f: CallFailure): boolean {
-  if (f.kind === 'aborted') return false
+  // An answer without text (a refusal, a reasoning model out of tokens) would come back the same: asking again only pays again.
+  if (f.kind === 'aborted' || f.kind === 'empty') return false
   if (f.kind !== 'status') return true
   const s = f.status ?? 0
   return s === 408 || s === 409 || s === 429 || s >= 500

@@ -64,7 +64,8 @@ const key = (n: number) => String(n)
 function mentions(text: string, name: string): boolean {
   const words = inText(name).toLowerCase()
   const t = text.toLowerCase()
-  // A longer name containing this one ("polymorphic ventricular tachycardia") is not a mention of it.
+  // A longer name containing this one ("polymorphic ventricular tachycardia") mentions it too:
+  // the template then names both, and so must the written answer.
   return new RegExp(`(^|[^a-z])${escape(words)}s?([^a-z]|$)`).test(t)
 }
 

@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events'
 import path from 'node:path'
 import { defineStage } from '../core/stage.ts'
-import type { QaItem } from '../core/items.ts'
+import type { QaItem, WatermarkItem } from '../core/items.ts'
 import { createOrderedQueue } from '../core/map-ordered.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
 import { vocabularyOption } from '../qa/vocabulary-option.ts'
@@ -45,14 +45,18 @@ export default defineStage<InferOptions>({
     const runners = await createModelRunners(o, { ...ctx, signal: stop.signal })
     const facts = o.models.some((m: ModelConfig) => m.kind === 'holter-dsp') ? createDetectorFacts(o.vocabulary, o.avgBeats) : null
     const window = o.window ?? Math.max(16, 2 * o.models.reduce((n, m) => n + (m.kind === 'openai-compatible' ? m.concurrency : 0), 0))
-    const queue = createOrderedQueue<PredictionItem>(window)
+    // Watermarks take their place in the queue behind the predictions started before them, so the
+    // calls of many excerpts stay in flight while nothing comes out past a watermark it precedes.
+    const queue = createOrderedQueue<PredictionItem | WatermarkItem>(window)
     try {
       for await (const item of source) {
         facts?.feed(item)
         if (item.kind === 'watermark') {
-          // A prediction is positioned at its item's excerpt: none may come after a watermark past it.
-          yield* queue.land(0)
-          yield item
+          if (queue.size === 0) yield item
+          else {
+            queue.push(item)
+            yield* queue.land()
+          }
           continue
         }
         yield item

@@ -64,7 +64,7 @@ describe('pipeline models check', () => {
     expect(out.text).toMatch(/^rnd: built-in baseline \(random\), no call needed/m)
     // good, wrong-key and unknown reached the server (the first with a 1-word answer asked for); nothing else was sent.
     expect(server.requests.slice(n).map((r) => r.behaviour)).toEqual(['answer', 'unauthorized', 'unknown-model'])
-    expect(server.requests[n].body.max_tokens).toBeLessThanOrEqual(3)
+    expect(server.requests[n].body.max_tokens).toBeLessThanOrEqual(16)
     expect(out.text).toContain(`good | text | ${items} | ${items} | 0 | 0 | 0 | 0`)
   })
 

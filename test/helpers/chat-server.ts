@@ -37,6 +37,8 @@ export interface RecordedRequest {
 
 export type Behaviour =
   | { kind: 'answer'; text?: string; delayMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } }
+  /** A 200 whose message has no text (content null, finish_reason length): a reasoning model out of tokens. */
+  | { kind: 'no-content'; delayMs?: number }
   | { kind: 'rate-limit'; retryAfter?: string; delayMs?: number }
   | { kind: 'status'; status: number; message?: string; delayMs?: number }
   | { kind: 'drop'; delayMs?: number }
@@ -166,15 +168,15 @@ export async function startChatServer(o: ChatServerOptions = {}): Promise<ChatSe
       const type = b.status >= 500 ? 'server_error' : 'invalid_request_error'
       return sendError(res, b.status, b.message ?? `chat-server: status ${b.status} as the test asked`, type, null, null)
     }
-    const text = b.text ?? (o.answer ? o.answer(rec.body) : `B${rec.bodyHash!.slice(0, 8)}`)
-    const usage = b.usage ?? { prompt_tokens: Math.max(1, Math.ceil(raw.length / 4)), completion_tokens: Math.max(1, Math.ceil(text.length / 4)) }
+    const text = b.kind === 'no-content' ? null : (b.text ?? (o.answer ? o.answer(rec.body) : `B${rec.bodyHash!.slice(0, 8)}`))
+    const usage = (b.kind === 'answer' && b.usage) || { prompt_tokens: Math.max(1, Math.ceil(raw.length / 4)), completion_tokens: Math.max(1, Math.ceil((text ?? '').length / 4)) }
     rec.status = 200
     sendJson(res, 200, {
       id: `chatcmpl-${rec.id}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: rec.body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: text === null ? 'length' : 'stop' }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     })
   }

@@ -141,6 +141,15 @@ describe('infer: retries', () => {
     expect(counts['model:failed']).toBe(1)
   })
 
+  it('an answer without text is not asked again (it would come back the same), and says why', async () => {
+    behave([{ kind: 'no-content' }])
+    const n = server.requests.length
+    const { predictions } = await runInfer([model()], [item(8)])
+    expect(since(n)).toHaveLength(1)
+    expect(predictions[0]).toMatchObject({ attempts: 1, error: { code: 'empty' } })
+    expect(predictions[0].error!.message).toMatch(/finish_reason length: raise maxTokens/)
+  })
+
   it('after the last attempt the item gets the error; with onError: record the record fails', async () => {
     server.setBehaviour(() => ({ kind: 'status', status: 502 }))
     const n = server.requests.length
@@ -180,6 +189,22 @@ describe('infer: budgets before spend', () => {
     expect(predictions[0].error).toBeUndefined()
   })
 
+  it('downsample that cannot fit (the text at 10 Hz is still too long) skips the item and says so', async () => {
+    const n = server.requests.length
+    const { predictions } = await runInfer([model({ limits: { contextTokens: 800 }, overBudget: 'downsample' })], [big()])
+    expect(since(n)).toHaveLength(0)
+    expect(predictions[0]).toMatchObject({ error: { code: 'over-budget' }, budget: { policy: 'downsample' } })
+    expect(predictions[0].budget!.action).toMatch(/does not fit \d+ tokens even at the lowest rate/)
+  })
+
+  it.skipIf(!ffmpegTools() && !process.env.CI)('downsample of a clip sent whole: frames sampled from it, as many as maxFrames allows', async () => {
+    const n = server.requests.length
+    const { predictions } = await runInfer([model({ modality: 'video', video: { send: 'video_url' }, limits: { maxFrames: 12 }, overBudget: 'downsample' })], [qaItem('r1', 201, { video: files.video })])
+    expect(since(n)[0].parts).toMatchObject({ video: 0, image: 12 })
+    expect(predictions[0].budget).toMatchObject({ policy: 'downsample', over: [{ limit: 'maxFrames', size: 20, max: 12 }] })
+    expect(predictions[0].budget!.action).toBe('12 frames sampled from the clip sent as images instead of its 20 frames')
+  })
+
   it('fail: the record fails before any call, naming the item and the numbers', async () => {
     const n = server.requests.length
     const err = await rejection(runInfer([model({ limits: { maxBytes: 100 }, overBudget: 'fail' })], [big()]))
@@ -216,6 +241,27 @@ describe('infer: cache, concurrency and secrets', () => {
     expect(server.maxInFlight).toBe(3)
     expect(a.predictions.map((p) => p.qaId)).toEqual(items('r1').map((q) => `${q.id}/0`))
     expect(b.predictions.map((p) => p.qaId)).toEqual(items('r1').map((q) => `${q.id}/1`))
+    server.setBehaviour(undefined)
+  })
+
+  it('watermarks wait behind the predictions before them, without holding back the calls after them', async () => {
+    server.setBehaviour(() => ({ kind: 'answer', delayMs: 80 }))
+    const n = server.requests.length
+    const items = [0, 1, 2, 3].map((k) => qaItem('r1', 900 + k, { text: files.text }))
+    const stream: Item[] = items.flatMap((q) => [q, { kind: 'watermark', recordId: 'r1', sample: q.endSample } as Item])
+    const warnings: { code: string; message: string }[] = []
+    const record = { id: 'r1', path: 'none', format: 'wfdb' as const, annotator: false as const, annotatorExplicit: false }
+    const ctx = testContext(infer, { models: [model({ concurrency: 4 })] }, record, warnings, new AbortController().signal, root)
+    const out: Item[] = []
+    async function* source() {
+      yield* stream
+    }
+    for await (const item of infer.transform(source(), { ...ctx, run: createRunServices({ cacheDir: path.join(root, 'wm-cache'), env }) })) out.push(item as Item)
+    const order = out.map((i) => (i.kind === 'watermark' ? `w${i.sample}` : i.kind === 'prediction' ? `p${i.endSample}` : `q${(i as QaItem).endSample}`))
+    for (const q of items) expect(order.indexOf(`p${q.endSample}`)).toBeLessThan(order.indexOf(`w${q.endSample}`))
+    // The four calls were on the wire together: the watermarks between the items held none back.
+    const calls = since(n)
+    expect(Math.max(...calls.map((r) => r.receivedAt)) - Math.min(...calls.map((r) => r.receivedAt))).toBeLessThan(60)
     server.setBehaviour(undefined)
   })
 
