@@ -115,6 +115,19 @@ describe('renderProgress', () => {
     ])
   })
 
+  it('model counters: finished records\' work plus the records in flight, on a line of their own', () => {
+    const work = { 'model:calls': 10, 'model:cached': 4, 'model:tokens-in': 5000, 'model:tokens-out': 90, 'model:cost-usd': 0.25, 'model:in-flight': 0 }
+    const s = reduce([start(0), recStart(0, 'a'), { ...done(10, 'a', 1200, { qa: 14, prediction: 14 }), work } as ProgressEvent, recStart(10, 'b'),
+      progress(20, 'b', 60, { qa: 3, 'model:calls': 2, 'model:in-flight': 3, 'model:retried': 1, 'model:failed': 1, 'model:tokens-in': 700, 'model:tokens-out': 20, 'model:cost-usd': 0.05 })])
+    const lines = renderProgress(s)
+    expect(lines).toContain('items prediction 14, qa 17')
+    expect(lines).toContain('models: calls 12 done | 3 in flight | 1 retried | 4 cached | 1 failed | tokens in 5700, out 110 | cost ~$0.30')
+  })
+
+  it('no model line without model counters', () => {
+    expect(renderProgress(reduce([start(0), recStart(0, 'a'), progress(5, 'a', 60, { window: 6, 'video-frame': 30 })])).join('\n')).not.toContain('models:')
+  })
+
   it('prints each error code once, whichever form the event message has', () => {
     for (const message of ['E_FILE_MISSING: record m: stage read: /d/m.edf: file not found', 'stage read: /d/m.edf: file not found']) {
       const lines = renderProgress(reduce([start(0), failed(1, 'm', message), end(2, 'failed')]))
