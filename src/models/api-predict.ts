@@ -80,7 +80,6 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   const settle = claim(env.inflight, requestKey)
   const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
   try {
-    let kept: CachedAnswer | null = null
     const out = await env.call(req.body, {
       signal: env.signal,
       cost,
@@ -88,7 +87,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
       onSettle: () => env.count('model:in-flight', -1),
       onRetry: () => env.count('model:retried'),
       keep: async (r) => {
-        kept = { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
+        const kept: CachedAnswer = { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
         await env.cache.put(requestKey, kept)
         settle(kept)
       },
@@ -99,7 +98,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
       env.count('model:tokens-out', out.usage.outputTokens)
       if (m.prices) env.count('model:cost-usd', (out.usage.inputTokens * m.prices.inputPerMTok + out.usage.outputTokens * m.prices.outputPerMTok) / 1e6)
     }
-    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: kept === null })
+    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false })
   } catch (err) {
     settle(null)
     if (!(err instanceof CallFailed)) throw err
