@@ -38,7 +38,7 @@ describe('stage plugins', () => {
 
   it('lists the built-ins for an unknown stage name', async () => {
     await expect(resolveStages([{ use: 'segmnt', options: {}, yamlPath: 'stages[1]' }], dataset, BUILTIN_STAGES)).rejects.toMatchObject({
-      code: 'E_STAGE_UNKNOWN', message: expect.stringContaining('built-in stages: annotate, clean, detect, excerpt, qa, quality, read, read-run, render-strip, render-text, render-video, segment, summarize'), context: { yamlPath: 'stages[1]' },
+      code: 'E_STAGE_UNKNOWN', message: expect.stringContaining('built-in stages: annotate, clean, detect, excerpt, infer, qa, quality, read, read-run, render-strip, render-text, render-video, segment, summarize'), context: { yamlPath: 'stages[1]' },
     })
   })
 
