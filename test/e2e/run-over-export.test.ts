@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { QaItem } from '../../src/core/items.ts'
+import { startChatServer } from '../helpers/chat-server.ts'
 import { runCli } from '../helpers/child.ts'
 import { smallBenchYaml } from '../helpers/small-bench.ts'
 import { tmpDir } from '../helpers/tmp.ts'
@@ -120,5 +121,32 @@ describe('a run over an exported QA folder (CLI in a child process)', () => {
     const r = await runCli(['run', at('eval-render.yaml'), '--out', at('runs', 'eval-render')])
     expect(r.code).not.toBe(0)
     expect(r.stderr).toContain(`input.kinds names render, but ${at('export')} holds qa items only (an exported QA folder); name kinds: [qa], or the run it was exported from`)
+  })
+
+  it('infer over the export: a loopback model is shown each item\'s exported strips and clip frames, one prediction each', async () => {
+    const server = await startChatServer()
+    try {
+      const model = (name: string, extra: string) => `      - {name: ${name}, kind: openai-compatible, baseURL: "${server.url}", model: test-model, ${extra}}`
+      writeFileSync(at('eval-infer.yaml'), ['name: eval-infer', `input: {run: ${at('export')}, kinds: [qa]}`, 'stages:', '  - use: infer', '    options:', '      models:',
+        model('strips', 'modality: images'), model('frames', 'modality: video, video: {send: frames, frames: 4}'), ''].join('\n'))
+      const out = at('runs', 'eval-infer')
+      await cli('run', at('eval-infer.yaml'), '--out', out)
+      const predictions = lines<{ id: string; error?: unknown }>(path.join(out, 'prediction.ndjson'))
+      expect(predictions.map((p) => p.id).sort()).toEqual(items.flatMap((q) => [`${q.id}@strips`, `${q.id}@frames`]).sort())
+      expect(predictions.filter((p) => p.error)).toEqual([])
+      // The strips sent are the exported files' bytes; the frames are 4 PNGs from each clip.
+      const png = (url: string) => Buffer.from(url.slice('data:image/png;base64,'.length), 'base64')
+      const exported = new Set(items.flatMap((q) => q.inputs.images!.paths).map((p) => sha(readFileSync(path.join(bench, p)))))
+      for (const r of server.requests) {
+        const urls = (r.body.messages[1].content as { type: string; image_url?: { url: string } }[]).filter((c) => c.type === 'image_url').map((c) => c.image_url!.url)
+        if (JSON.stringify(r.body).includes('frames sampled evenly')) {
+          expect(urls.length).toBe(4)
+          for (const u of urls) expect(png(u).subarray(1, 4).toString()).toBe('PNG')
+        } else for (const u of urls) expect(exported.has(sha(png(u)))).toBe(true)
+      }
+      expect(server.requests.length).toBe(2 * items.length)
+    } finally {
+      await server.close()
+    }
   })
 })
