@@ -178,4 +178,18 @@ describe('the bench chain with its baselines and a loopback model on the bundled
     expect(answered.filter((p) => !p.cached).length).toBe(sent.length)
     console.log(`loopback: ${sent.length} requests for ${items.length} items`)
   })
+
+  it('over the benchmark run (its qa, beat, excerpt, quality and gap items), holter-dsp answers exactly as inline, and prior learns from its train split', async () => {
+    const yaml = path.join(dir, 'eval.yaml')
+    writeFileSync(yaml, ['name: eval', `input: {run: ${run}, kinds: [qa, beat, excerpt, quality, gap]}`, 'stages:', '  - use: infer', '    options:', '      models:',
+      '        - {name: holter-dsp, kind: holter-dsp}', `        - {name: prior, kind: prior, train: ${run}}`, ''].join('\n'))
+    const out = path.join(dir, 'eval')
+    const ran = await runCli(['run', yaml, '--out', out])
+    expect(ran.code, ran.stderr).toBe(0)
+    const again = ndjson<PredictionItem>(path.join(out, 'prediction.ndjson'))
+    const dsp = again.filter((p) => p.model === 'holter-dsp')
+    expect(dsp.length).toBe(items.length)
+    expect(dsp.filter((p) => p.answer !== predictions.get(p.id)!.answer)).toEqual([])
+    expect(again.filter((p) => p.model === 'prior').length).toBe(items.length)
+  }, 120_000)
 })
