@@ -31,6 +31,8 @@ export interface RecordRunEnv {
   /** Called about once per `progressMs` (at the first item after each tick of a timer) with the signal seconds and item counts so far. */
   progress(recordId: string, seconds: number, items: Record<string, number>): void
   progressMs?: number
+  /** The signal seconds a record stands for when its stream holds no block or window (a run over QA items): the input run's. */
+  inputSeconds?(index: number): number
 }
 
 export interface RecordRunResult {
@@ -77,7 +79,7 @@ export async function runRecord(record: RecordSpec, index: number, env: RecordRu
   try {
     const result = await (pipeline as (...args: unknown[]) => Promise<{ counts: Record<string, number> }>)(emptySource, ...transforms, sink, { signal: env.signal })
     if (items === 0) throw nothingRead(record)
-    return { partsDir, counts: result.counts, work, seconds: seconds || windowEnd }
+    return { partsDir, counts: result.counts, work, seconds: seconds || windowEnd || (env.inputSeconds?.(index) ?? 0) }
   } catch (err) {
     await discard([media])
     await rm(mediaDir, { recursive: true, force: true }).catch(() => undefined)

@@ -126,6 +126,7 @@ async function runLocked(dataset: Dataset, stages: ResolvedStage[], opts: RunOpt
     }
     const env = {
       runDir, records, stages, exclude, decimals: dataset.output.decimals, signal, progressMs: opts.progressMs, services,
+      ...(input ? { inputSeconds: (index: number) => probes[index].durationSec } : {}),
       warn(recordId: string, code: string, message: string) {
         warnings.push({ recordId, code, message })
         log.write({ t: 'warning', at: now(), recordId, code, message })
