@@ -29,11 +29,11 @@ const QA_STAGES = [
   '  - clean',
   '  - {use: excerpt, options: {set: q, stratified: {lengthSec: 60, perHour: 3, seed: 1}}}',
   '  - {use: render-text, options: {windows: false, excerpts: [q], rate: 100, leads: [0]}}',
-  '  - {use: render-strip, options: {windows: false, excerpts: [q], excerptTileSec: 10, leads: [0]}}',
+  '  - {use: render-strip, options: {windows: false, excerpts: [q], excerptTileSec: 10, leads: [0], markers: none}}',
   // After the text and strip renderers, so they do not hold the signal back to the hour tiles' stretch.
   '  - {use: excerpt, options: {set: r, stratified: {lengthSec: 3600, perHour: 0.25, seed: 1, artifacts: allow}}}',
   // One render-video for both sets (one worker, one ring), each with its own step.
-  '  - {use: render-video, options: {windows: false, clips: [{excerpts: [q], stepSec: 2}, {excerpts: [r], stepSec: 30}], fps: 5, leads: [0]}}',
+  '  - {use: render-video, options: {windows: false, clips: [{excerpts: [q], stepSec: 2}, {excerpts: [r], stepSec: 30}], fps: 5, leads: [0], markers: none}}',
   '  - {use: qa, options: {seed: 1, sets: {q: {tasks: [closed_presence, closed_event_counting, closed_event_timing, closed_HR_extremum_timing, closed_diagnosis, open_event_counting, open_HR_extremum_timing, open_event_timing, open_diagnosis, open_evidence_reasoning], inputs: [text, images, video]}, r: {tasks: [report_statistical_overview, report_general_summary], inputs: [video]}}}}',
 ]
 const CASES = [

@@ -50,6 +50,11 @@ export function qaPlanProblems(stages: readonly PlannedStage[], self: number): s
     const videoStage = of('render-video').find((x) => clipOf(x))
     const video = videoStage ? { clips: clipOf(videoStage)! } : undefined
     const drawn: Record<string, [Opts | undefined, string]> = { text: [text, 'render-text with excerpts'], images: [strip, 'render-strip with excerpts'], video: [video, 'render-video with clips.excerpts'] }
+    // A model's strips or clips must not carry the reference's beat labels: they are the gold.
+    for (const [m, x, name] of [['images', strip, 'render-strip'], ['video', videoStage, 'render-video']] as const) {
+      const markers = (x?.markers as string | undefined) ?? 'all'
+      if (spec.inputs.includes(m) && x && (markers === 'all' || markers === 'reference')) out.push(`qa option sets.${set}.inputs asks for ${m}, but ${name} draws set "${set}" with markers: ${markers}, which prints the reference's beat labels (the gold) on the model's input; give ${name} markers: none (or detector)`)
+    }
     for (const m of spec.inputs) if (!drawn[m][0]) out.push(`qa option sets.${set}.inputs asks for ${m}, but no ${drawn[m][1]} naming "${set}" comes before qa; add one, or leave ${m} out of inputs`)
     const b = o.budgets
     if (b.maxTextTokens !== undefined && text?.rate !== undefined) {

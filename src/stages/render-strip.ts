@@ -88,7 +88,8 @@ export default defineStage<RenderStripOptions>({
       const chosen = cut.labels.map((_, i) => i) // the cut holds the leads drawn only
       const event = ex.reason.event
       const labels = chosen.map((i) => cut.labels[i])
-      const title = `${ctx.recordId} ${event?.label ?? ex.set}`
+      // The event's label is the reference's: a strip drawn without reference markers (a model's input) does not print it either.
+      const title = `${ctx.recordId} ${(o.markers === 'all' || o.markers === 'reference' ? event?.label : undefined) ?? ex.set}`
       const name = `${o.dir}/${ex.set}/${excerptFileName(ex)}`
       if (o.excerptTileSec === undefined) {
         const input = { samples: chosen.map((i) => cut.samples[i]), labels, fs: cut.fs, startSample: ex.startSample, startMs: ex.startMs, windowSec: (ex.endSample - ex.startSample) / cut.fs, markers, title, startTime }

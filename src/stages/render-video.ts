@@ -148,7 +148,7 @@ export default defineStage<RenderVideoOptions>({
       const samples = leads.map((i) => cut.samples[i])
       const done = await renderClip({ startSample: ex.startSample, startMs: ex.startMs, samples, labels: leads.map((i) => cut.labels[i]), fs: cut.fs, markers }, first(), {
         ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c.windowSec, stepSec: c.stepSec, depth, size, strip,
-        title: `${ctx.recordId} ${ex.reason.event?.label ?? ex.set}`, startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
+        title: `${ctx.recordId} ${(o.markers === 'all' || o.markers === 'reference' ? ex.reason.event?.label : undefined) ?? ex.set}`, startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
       })
       ctx.count('video-frame', done.frames)
       const span = ex.endSample - ex.startSample

@@ -17,8 +17,8 @@ export function smallBenchYaml(o: SmallBench = {}): string {
   const inputs = o.inputs ?? ['text', 'images', 'video']
   const renders = {
     text: '  {use: render-text, options: {windows: false, excerpts: [qa-1min], rate: 100, leads: [0], file: qa-text.txt}},',
-    images: '  {use: render-strip, options: {windows: false, excerpts: [qa-1min], excerptTileSec: 10}},',
-    video: '  {use: render-video, options: {windows: false, clips: {excerpts: [qa-1min], stepSec: 2, windowSec: 10}, fps: 5}},',
+    images: '  {use: render-strip, options: {windows: false, excerpts: [qa-1min], excerptTileSec: 10, markers: none}},',
+    video: '  {use: render-video, options: {windows: false, clips: {excerpts: [qa-1min], stepSec: 2, windowSec: 10}, fps: 5, markers: none}},',
   }
   return [
     `name: ${o.name ?? 'bench'}`,
