@@ -317,6 +317,8 @@ export interface PredictionItem {
   cached: boolean
   /** Calls made for it (0 for a baseline or a cached answer). */
   attempts: number
+  /** The answer was cut at the model's maxTokens (finish_reason length). */
+  truncated?: true
   /** `over-budget`, or the last call's error, with its code. */
   error?: { code: string; message: string; status?: number }
   budget?: BudgetNote

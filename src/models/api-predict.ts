@@ -18,6 +18,8 @@ import type { CallFailure } from './retry-policy.ts'
 /** What the cache keeps of an answered request. */
 export interface CachedAnswer {
   answer: string
+  /** The server's finish_reason; with an empty answer, the call gave no text (an `empty` error, not asked again). */
+  finishReason?: string | null
   usage: Usage | null
   latencyMs: number
   attempts: number
@@ -34,6 +36,8 @@ export interface ApiPredictEnv {
   count(name: string, n?: number): void
   /** Requests on the wire now, run-wide, by key: an identical request waits for that answer instead of paying again. */
   inflight: Map<string, Promise<CachedAnswer | null>>
+  /** Models stopped for the run by an error every call would get (a refused key): by name, the error. */
+  halted: Map<string, PipelineError>
 }
 
 /** The prediction of `env.model` for `item`. */
@@ -75,7 +79,9 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   if (pending) hit = (await pending) ?? (await env.cache.get<CachedAnswer>(requestKey))
   if (hit) {
     env.count('model:cached')
-    return prediction(item, m.name, m.modality, { ...base, answer: hit.answer, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 })
+    const told = { ...base, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 }
+    if (hit.answer === '' && hit.finishReason !== undefined && hit.finishReason !== 'stop') return prediction(item, m.name, m.modality, { ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
+    return prediction(item, m.name, m.modality, { ...told, answer: hit.answer, ...truncated(hit.finishReason) })
   }
   const settle = claim(env.inflight, requestKey)
   const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
@@ -83,11 +89,18 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
     const out = await env.call(req.body, {
       signal: env.signal,
       cost,
+      gate: () => {
+        const h = env.halted.get(m.name)
+        if (h) throw h
+      },
+      onFail: (f) => {
+        if (isFatal(f) && !env.halted.has(m.name)) env.halted.set(m.name, fatalError(m, item, f))
+      },
       onSend: () => env.count('model:in-flight', 1),
       onSettle: () => env.count('model:in-flight', -1),
       onRetry: () => env.count('model:retried'),
       keep: async (r) => {
-        const kept: CachedAnswer = { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
+        const kept: CachedAnswer = { answer: r.text, finishReason: r.finishReason, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
         await env.cache.put(requestKey, kept)
         settle(kept)
       },
@@ -98,12 +111,15 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
       env.count('model:tokens-out', out.usage.outputTokens)
       if (m.prices) env.count('model:cost-usd', (out.usage.inputTokens * m.prices.inputPerMTok + out.usage.outputTokens * m.prices.outputPerMTok) / 1e6)
     }
-    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false })
+    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false, ...truncated(out.finishReason) })
   } catch (err) {
     settle(null)
     if (!(err instanceof CallFailed)) throw err
     env.count('model:failed')
     const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
+    // A refused key, an unknown model or no credit fails every item alike: the record fails, so
+    // a rerun after the fix redoes it (a record done with errors would be skipped on resume).
+    if (isFatal(err.failure)) throw env.halted.get(m.name) ?? fatalError(m, item, err.failure)
     if (m.onError === 'record') throw new PipelineError('E_MODEL_CALL', `model "${m.name}" failed on item ${item.id} after ${err.attempts} attempt(s): ${err.failure.message}; the model's onError is record (use onError: item to record the error and go on)`, { model: m.name, qaId: item.id }, { cause: err })
     return prediction(item, m.name, m.modality, { ...base, attempts: err.attempts, error })
   }
@@ -131,6 +147,25 @@ function claim(inflight: ApiPredictEnv['inflight'], key: string): (a: CachedAnsw
     inflight.delete(key)
     resolve(a)
   }
+}
+
+function isFatal(f: CallFailure): boolean {
+  return [401, 403, 404].includes(f.status ?? 0) || f.code === 'insufficient_quota'
+}
+
+function fatalError(m: ApiModelConfig, item: QaItem, f: CallFailure): PipelineError {
+  return new PipelineError('E_MODEL_CALL', `model "${m.name}" at ${m.baseURL}: ${f.message}; fix the key (${m.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then run again (answers already received are cached)`, { model: m.name, qaId: item.id, status: f.status })
+}
+
+function truncated(finishReason: string | null | undefined): { truncated?: true } {
+  return finishReason === 'length' ? { truncated: true } : {}
+}
+
+/** Throws E_MODEL_BUDGET now when `item` is over a `fail` model's limits (before any call of the record is made for it). */
+export function failFast(item: QaItem, m: ApiModelConfig): void {
+  if (m.overBudget !== 'fail') return
+  const v = checkBudget(item, m, promptTokens(item, m))
+  if (v.over.length) refuse(item, m, v)
 }
 
 function skipped(p: PredictionItem, env: ApiPredictEnv): PredictionItem {

@@ -31,7 +31,8 @@ export const apiModelSchema = z.strictObject({
   only,
   kind: z.literal('openai-compatible'),
   /** The server's API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
-  baseURL: z.url({ protocol: /^https?$/, error: 'an http(s) URL of the API root, such as http://127.0.0.1:8000/v1' }),
+  baseURL: z.url({ protocol: /^https?$/, error: 'an http(s) URL of the API root, such as http://127.0.0.1:8000/v1' })
+    .refine((u) => { const x = new URL(u); return !x.username && !x.password && !x.search }, 'a URL without a user, password or query (it is written to the manifest): put a key in the variable apiKeyEnv names'),
   model: z.string().min(1),
   /** The environment variable holding the API key; none: a local server without keys. */
   apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the NAME of an environment variable (never the key itself)').optional(),
@@ -52,7 +53,8 @@ export const apiModelSchema = z.strictObject({
   tpm: z.number().positive().optional(),
   /** Attempts after the first, for 429, 5xx, timeouts and dropped connections. */
   retries: z.number().int().min(0).max(20).default(5),
-  backoff: z.strictObject({ minMs: z.number().int().min(0).default(1000), maxMs: z.number().int().min(0).default(60_000) }).default({ minMs: 1000, maxMs: 60_000 }),
+  /** Waits between attempts; a server's Retry-After is obeyed up to maxRetryAfterMs (over it the item fails). */
+  backoff: z.strictObject({ minMs: z.number().int().min(0).default(1000), maxMs: z.number().int().min(0).default(60_000), maxRetryAfterMs: z.number().int().min(0).default(600_000) }).default({ minMs: 1000, maxMs: 60_000, maxRetryAfterMs: 600_000 }),
   /** After the last attempt: a prediction with the error (`item`), or the record fails (`record`). */
   onError: z.enum(['item', 'record']).default('item'),
   /** US$ per million tokens, for the cost shown live and in the summary. */

@@ -30,6 +30,8 @@ export async function probeModel(m: ApiModelConfig, signal: AbortSignal, env: No
   } catch (err) {
     if (!(err instanceof CallFailed)) throw err
     const f = err.failure
+    // Reachable, key and model accepted: a reasoning model may spend the few tokens allowed before any text.
+    if (f.kind === 'empty') return { ok: true, message: `${m.baseURL} answered as ${m.model}, without text in the few tokens the check allows (${f.message})` }
     const why = f.status === 401 || f.status === 403 ? `the key in ${m.apiKeyEnv ?? '(none: set apiKeyEnv)'} was refused`
       : f.status === 404 ? `the server does not know model "${m.model}" (or ${m.baseURL} is not the API root, which usually ends in /v1)`
       : f.kind === 'connection' || f.kind === 'timeout' ? `${m.baseURL} cannot be reached; is the server running?`

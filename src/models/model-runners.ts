@@ -2,13 +2,15 @@
 // run-wide limiter, made once per run), the run's answer cache and the record's media reader; a
 // baseline with its train split loaded once per run. Each runner turns a QA item into its
 // prediction.
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
+import type { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
 import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
-import { predictWithApi, type CachedAnswer } from './api-predict.ts'
+import { failFast, predictWithApi, type CachedAnswer } from './api-predict.ts'
 import { createBaseline } from './baselines/index.ts'
 import { answers, limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
 import type { PredictionItem } from './model.ts'
@@ -21,6 +23,8 @@ export interface ModelRunner {
   name: string
   /** Whether the model answers this item (its `only` filter). */
   takes(item: QaItem): boolean
+  /** Throws at once when the item would fail the record (a `fail` budget), before its turn comes. */
+  check?(item: QaItem): void
   predict(item: QaItem, detectorFacts: ExcerptFacts | null): Promise<PredictionItem>
   /** Called at the record's end (warnings gathered while it streamed). */
   finish(): void
@@ -43,10 +47,13 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
   // The key is read once per run; a missing variable fails the record with how to set it.
   const call = await ctx.run.once(`model-caller:${hashConfig(m)}`, async () => createChatCaller(m, m.apiKeyEnv ? ctx.run.secret(m.apiKeyEnv) : null, limiter))
   const cache = ctx.run.cache('models')
+  const decoders = ctx.run.limiter('ffmpeg-frames', { concurrency: availableParallelism() })
   const inflight = await ctx.run.once('model-requests-in-flight', async () => new Map<string, Promise<CachedAnswer | null>>())
+  const halted = await ctx.run.once('models-halted', async () => new Map<string, PipelineError>())
   const io = {
     read: (p: string, range?: { offset: number; bytes: number }) => ctx.media.read(p, range),
-    frames: (p: string, count: number, frames: number) => sampleVideoFrames(ctx.media.resolve(p), { count, frames, signal: ctx.signal }),
+    // One ffmpeg per core at most, whatever the number of calls waiting.
+    frames: (p: string, count: number, frames: number) => decoders.run(() => sampleVideoFrames(ctx.media.resolve(p), { count, frames, signal: ctx.signal }), { signal: ctx.signal }),
   }
   let noInput = 0
   const count = (name: string, n = 1) => {
@@ -56,7 +63,8 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
   return {
     name: m.name,
     takes: (item) => answers(m, item),
-    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight }),
+    check: (item) => failFast(item, m),
+    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight, halted }),
     finish() {
       if (noInput) ctx.warn('W_MODEL_NO_INPUT', `model "${m.name}" reads ${m.modality}, but ${noInput} item(s) of record ${ctx.recordId} have no ${m.modality} input; their predictions say error no-input (render their excerpt sets as ${m.modality}, or leave them to a model of another modality)`, { model: m.name, items: noInput })
     },
@@ -66,7 +74,8 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
 async function baselineRunner(m: BaselineConfig, o: RunnerOptions, ctx: StageContext<unknown>): Promise<ModelRunner> {
   const trainDir = m.train === undefined ? undefined : path.resolve(o.baseDir ?? '.', m.train)
   const train = trainDir ? await ctx.run.once(`train-items:${trainDir}`, () => readTrainItems(trainDir, ctx.signal)) : undefined
-  const baseline = createBaseline(m.kind, { seed: m.seed, train })
+  // Learnt once per run (prior and blind go over the whole train split), shared by the records.
+  const baseline = await ctx.run.once(`baseline:${hashConfig(m)}`, async () => createBaseline(m.kind, { seed: m.seed, train }))
   let blindItems = 0
   return {
     name: m.name,

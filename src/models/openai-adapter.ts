@@ -14,6 +14,8 @@ import { isRetryable, retryDelayMs, type CallFailure } from './retry-policy.ts'
 
 export interface CallResult {
   text: string
+  /** The server's finish_reason (`length`: the answer was cut at maxTokens). */
+  finishReason: string | null
   usage: Usage | null
   attempts: number
   latencyMs: number
@@ -35,6 +37,10 @@ export interface CallHooks {
   /** When a request goes on the wire and when it comes back. */
   onSend?(): void
   onSettle?(): void
+  /** Called when the call has its slot, before it is sent: throws to send nothing (the model was stopped). */
+  gate?(): void
+  /** An attempt failed; called while it still holds its slot (so a stop it decides on is seen by the next call). */
+  onFail?(f: CallFailure): void
   /** Stores the answer; awaited while the call still holds its limiter slot (see api-predict.ts). */
   keep?(result: CallResult): Promise<void>
 }
@@ -44,23 +50,37 @@ export type ChatCaller = (body: Record<string, unknown>, hooks: CallHooks) => Pr
 /** A caller for `model`'s server; `key` is its API key (none for a local server without keys). */
 export function createChatCaller(model: ApiModelConfig, key: Secret | null, limiter: Limiter): ChatCaller {
   // The package refuses to start without a key; a local server ignores this placeholder.
-  const client = new OpenAI({ baseURL: model.baseURL, apiKey: key ? key.reveal() : 'no-key', maxRetries: 0, timeout: model.timeoutMs })
+  // organization and project null: the package would otherwise send OPENAI_ORG_ID / OPENAI_PROJECT_ID
+  // from the environment to whatever server baseURL names.
+  const client = new OpenAI({ baseURL: model.baseURL, apiKey: key ? key.reveal() : 'no-key', maxRetries: 0, timeout: model.timeoutMs, organization: null, project: null })
+  // A server may quote the key it was sent in an error message: it never reaches a prediction, log or output.
+  const scrub = (f: CallFailure): CallFailure => (key ? { ...f, message: f.message.split(key.reveal()).join(`[secret ${key.name}]`) } : f)
   return async (body, hooks) => {
     const started = performance.now()
     let attempts = 0
     let last: CallFailure | null = null
     const attempt = async () => {
+      hooks.gate?.()
       attempts++
       hooks.onSend?.()
+      // Not aborted with the run: a request on the wire may already be billed, so its answer is
+      // awaited and stored (the stage waits for it). The timeout covers the whole response: the
+      // package's own timeout stops at the headers.
+      const timeout = AbortSignal.any([AbortSignal.timeout(model.timeoutMs), grace(hooks.signal, Math.min(model.timeoutMs, GRACE_MS))])
       try {
-        const res = await client.chat.completions.create(body as never, { signal: hooks.signal })
+        const res = await client.chat.completions.create(body as never, { signal: timeout })
         const choice = (res as { choices?: { message?: { content?: unknown }; finish_reason?: string }[] }).choices?.[0]
-        const text = choice?.message?.content
-        if (typeof text !== 'string') throw new CallFailed({ kind: 'empty', message: `the response holds no choices[0].message.content text (finish_reason ${choice?.finish_reason ?? 'none'}${choice?.finish_reason === 'length' ? ': raise maxTokens' : ''})` }, attempts)
+        const content = choice?.message?.content
         const u = (res as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage
-        const result: CallResult = { text, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
+        const result: CallResult = { text: typeof content === 'string' ? content : '', finishReason: choice?.finish_reason ?? null, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
+        // Kept even without text: it was answered (and billed), and asking again would be answered the same.
         await hooks.keep?.(result)
+        if (typeof content !== 'string') throw new CallFailed(emptyFailure(result.finishReason), attempts)
         return result
+      } catch (err) {
+        if (timeout.aborted && !(err instanceof CallFailed) && !(err instanceof PipelineError)) err = hooks.signal.aborted ? hooks.signal.reason : new CallFailed({ kind: 'timeout', message: `no complete answer within timeoutMs (${model.timeoutMs} ms)` }, attempts)
+        if (!(err instanceof PipelineError)) hooks.onFail?.(scrub(describe(err, hooks.signal)))
+        throw err
       } finally {
         hooks.onSettle?.()
       }
@@ -86,7 +106,12 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
         onFailedAttempt: async ({ attemptNumber, retriesLeft }) => {
           if (retriesLeft === 0 || !isRetryable(last!)) return
           const wait = retryDelayMs(last!, attemptNumber, model.backoff)
-          hooks.onRetry?.(last!, wait)
+          if (wait === null) {
+            // The server asks for a longer wait than the model allows: the item fails now, saying so.
+            last = { ...last!, kind: 'status', message: `${last!.message} (the server asked to wait longer than backoff.maxRetryAfterMs, ${model.backoff.maxRetryAfterMs} ms)`, giveUp: true }
+            return
+          }
+          hooks.onRetry?.(scrub(last!), wait)
           await sleep(wait, undefined, { signal: hooks.signal })
         },
       })
@@ -94,9 +119,26 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
     } catch (err) {
       if (hooks.signal.aborted) throw hooks.signal.reason
       if (err instanceof PipelineError) throw err
-      throw new CallFailed(last ?? describe(err, hooks.signal), attempts)
+      throw new CallFailed(scrub(last ?? describe(err, hooks.signal)), attempts)
     }
   }
+}
+
+// How long a call already on the wire may still take once the run is stopped (Ctrl-C): its answer
+// may be billed, so it is awaited and stored, but a server that never answers does not hold the stop.
+const GRACE_MS = 10_000
+
+// A signal that aborts `ms` after `run` does.
+function grace(run: AbortSignal, ms: number): AbortSignal {
+  const c = new AbortController()
+  const fire = () => setTimeout(() => c.abort(run.reason), ms).unref()
+  if (run.aborted) fire()
+  else run.addEventListener('abort', fire, { once: true })
+  return c.signal
+}
+
+function emptyFailure(finishReason: string | null): CallFailure {
+  return { kind: 'empty', message: `the response holds no choices[0].message.content text (finish_reason ${finishReason ?? 'none'}${finishReason === 'length' ? ': raise maxTokens' : ''})` }
 }
 
 /** A thrown error as a failure the policy can judge. */
@@ -105,7 +147,7 @@ export function describe(err: unknown, signal: AbortSignal): CallFailure {
   if (err instanceof CallFailed) return err.failure
   if (err instanceof APIConnectionTimeoutError) return { kind: 'timeout', message: `no answer within the model's timeoutMs (${(err as Error).message})` }
   if (err instanceof APIConnectionError) return { kind: 'connection', message: `the connection failed: ${connectionCause(err)}` }
-  if (err instanceof APIError && err.status !== undefined) return { kind: 'status', status: err.status, headers: err.headers ?? null, message: err.message }
+  if (err instanceof APIError && err.status !== undefined) return { kind: 'status', status: err.status, headers: err.headers ?? null, code: err.code ?? null, message: err.message }
   if (err instanceof SyntaxError) return { kind: 'malformed', message: `the response is not valid JSON: ${err.message}` }
   return { kind: 'connection', message: err instanceof Error ? err.message : String(err) }
 }

@@ -48,6 +48,7 @@ export default defineStage<InferOptions>({
     // Watermarks take their place in the queue behind the predictions started before them, so the
     // calls of many excerpts stay in flight while nothing comes out past a watermark it precedes.
     const queue = createOrderedQueue<PredictionItem | WatermarkItem>(window)
+    let completed = false
     try {
       for await (const item of source) {
         facts?.feed(item)
@@ -63,13 +64,18 @@ export default defineStage<InferOptions>({
         if (item.kind !== 'qa') continue
         for (const run of runners) {
           if (!run.takes(item as QaItem)) continue
+          run.check?.(item as QaItem)
           queue.push(run.predict(item as QaItem, facts?.of(item.excerpt.id) ?? null))
           yield* queue.land()
         }
       }
       yield* queue.land(0)
       runners.forEach((r) => r.finish())
+      completed = true
     } finally {
+      // Ended early (a failed item under onError: record, a fail budget, a stage after this one):
+      // calls still waiting for a slot or a retry stop; calls on the wire finish and are stored.
+      if (!completed) stop.abort(new Error('the record ended'))
       await queue.settle()
       ctx.signal.removeEventListener('abort', onAbort)
     }

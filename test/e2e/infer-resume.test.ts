@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PredictionItem } from '../../src/models/model.ts'
-import { startChatServer, type ChatServer } from '../helpers/chat-server.ts'
+import { startChatServer, type Behaviour, type ChatServer } from '../helpers/chat-server.ts'
 import { linesOf, runCli, startCli, type Exit, type Started } from '../helpers/child.ts'
 import { deferred } from '../helpers/deferred.ts'
 import { smallBenchYaml } from '../helpers/small-bench.ts'
@@ -70,14 +70,14 @@ async function finish(args: string[]): Promise<Exit> {
  * Runs the evaluation with every request held from the first one `holdFrom(k)` accepts on (k:
  * the session's 1-based request count), and sends `signal` once two are held: both model slots busy.
  */
-async function stopWhenHeld(yaml: string, holdFrom: (k: number) => boolean, signal: NodeJS.Signals): Promise<Exit> {
+async function stopWhenHeld(yaml: string, holdFrom: (k: number) => boolean, signal: NodeJS.Signals, hold: Behaviour = { kind: 'hang' }): Promise<Exit> {
   const twoHeld = deferred()
   let k = 0
   let held = 0
   server.setBehaviour(() => {
     if (held === 0 && !holdFrom(++k)) return undefined
     if (++held === 2) twoHeld.resolve()
-    return { kind: 'hang' }
+    return hold
   })
   const run = start(['run', yaml, '--out', evalDir])
   try {
@@ -144,8 +144,11 @@ describe('infer: interrupted runs resume without paying twice (CLI child, chat s
     expectEveryAnswerCached()
   })
 
-  it('SIGINT stops the run with exit code 130 and says how to resume', async () => {
-    const stopped = await stopWhenHeld(yaml, (k) => k >= 6, 'SIGINT')
+  it('SIGINT stops the run with exit code 130 and says how to resume; the calls on the wire are answered and stored first', async () => {
+    const completed = completedBodies().size
+    const stopped = await stopWhenHeld(yaml, (k) => k >= 6, 'SIGINT', { kind: 'answer', delayMs: 1500 })
+    // The two calls held when Ctrl-C came were answered (and may be billed): both are in the cache.
+    expect(completedBodies().size).toBe(completed + 5 + 2)
     expect(stopped.code).toBe(130)
     expect(stopped.stderr).toContain('run the same command again to resume')
     expect(linesOf(path.join(evalDir, 'progress.ndjson')).at(-1)).toMatchObject({ t: 'run-end', status: 'interrupted' })

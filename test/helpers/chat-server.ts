@@ -40,7 +40,9 @@ export type Behaviour =
   /** A 200 whose message has no text (content null, finish_reason length): a reasoning model out of tokens. */
   | { kind: 'no-content'; delayMs?: number }
   | { kind: 'rate-limit'; retryAfter?: string; delayMs?: number }
-  | { kind: 'status'; status: number; message?: string; delayMs?: number }
+  | { kind: 'status'; status: number; message?: string; code?: string; delayMs?: number }
+  /** 200 headers and the start of a body, then nothing (a client's timeout must cover the body). */
+  | { kind: 'stall'; delayMs?: number }
   | { kind: 'drop'; delayMs?: number }
   | { kind: 'malformed'; delayMs?: number }
   | { kind: 'hang' }
@@ -159,6 +161,11 @@ export async function startChatServer(o: ChatServerOptions = {}): Promise<ChatSe
       rec.status = 200
       return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"chatcmpl-broken","choices":[{')
     }
+    if (b.kind === 'stall') {
+      rec.status = 200
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.write('{"id":"chatcmpl-stalled","object":"chat.completion","choices":[')
+    }
     if (b.kind === 'rate-limit') {
       rec.status = 429
       return sendError(res, 429, `Rate limit reached for ${rec.body.model} on requests per min (RPM). Please try again later.`, 'requests', null, 'rate_limit_exceeded', b.retryAfter)
@@ -166,7 +173,7 @@ export async function startChatServer(o: ChatServerOptions = {}): Promise<ChatSe
     if (b.kind === 'status') {
       rec.status = b.status
       const type = b.status >= 500 ? 'server_error' : 'invalid_request_error'
-      return sendError(res, b.status, b.message ?? `chat-server: status ${b.status} as the test asked`, type, null, null)
+      return sendError(res, b.status, b.message ?? `chat-server: status ${b.status} as the test asked`, type, null, b.code ?? null)
     }
     const text = b.kind === 'no-content' ? null : (b.text ?? (o.answer ? o.answer(rec.body) : `B${rec.bodyHash!.slice(0, 8)}`))
     const usage = (b.kind === 'answer' && b.usage) || { prompt_tokens: Math.max(1, Math.ceil(raw.length / 4)), completion_tokens: Math.max(1, Math.ceil((text ?? '').length / 4)) }

@@ -131,6 +131,68 @@ describe('infer: retries', () => {
     expect(predictions[0].error).toBeUndefined()
   })
 
+  it('a timeout covers the whole answer: headers then silence is a timeout, tried again', async () => {
+    behave([{ kind: 'stall' }])
+    const n = server.requests.length
+    const { predictions } = await runInfer([model({ timeoutMs: 300 })], [item(20)])
+    expect(since(n).map((r) => r.behaviour)).toEqual(['stall', 'answer'])
+    expect(predictions[0]).toMatchObject({ attempts: 2 })
+    expect(predictions[0].error).toBeUndefined()
+  })
+
+  it('429 without Retry-After backs off (exponentially, with jitter) and answers', async () => {
+    behave([{ kind: 'rate-limit' }, { kind: 'rate-limit' }])
+    const n = server.requests.length
+    const { predictions } = await runInfer([model({ backoff: { minMs: 100, maxMs: 1000 } })], [item(21)])
+    const reqs = since(n)
+    expect(reqs.map((r) => r.behaviour)).toEqual(['rate-limit', 'rate-limit', 'answer'])
+    // Waits of 50-100 ms, then 100-200 ms (equal jitter on 100 and 200).
+    expect(reqs[1].receivedAt - reqs[0].receivedAt).toBeGreaterThanOrEqual(45)
+    expect(reqs[2].receivedAt - reqs[1].receivedAt).toBeGreaterThanOrEqual(95)
+    expect(predictions[0]).toMatchObject({ attempts: 3 })
+  })
+
+  it('a Retry-After over backoff.maxRetryAfterMs fails the item at once, saying so', async () => {
+    behave([{ kind: 'rate-limit', retryAfter: '3600' }])
+    const n = server.requests.length
+    const { predictions } = await runInfer([model()], [item(22)])
+    expect(since(n)).toHaveLength(1)
+    expect(predictions[0]).toMatchObject({ attempts: 1, error: { code: 'http-429' } })
+    expect(predictions[0].error!.message).toMatch(/asked to wait longer than backoff.maxRetryAfterMs, 600000 ms/)
+  })
+
+  it('a refused key, an unknown model or no credit fails the record (every item would fail alike), without retries', async () => {
+    for (const [b, status] of [[{ kind: 'status', status: 401 }, 401], [{ kind: 'status', status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota' }, 429]] as const) {
+      behave([b as Behaviour])
+      const n = server.requests.length
+      const err = await rejection(runInfer([model({ concurrency: 1 })], [item(23), item(24), item(25)]))
+      expect(err).toMatchObject({ code: 'E_MODEL_CALL', context: { status } })
+      // The model stops for the run: the items waiting for its slot send nothing.
+      expect(since(n)).toHaveLength(1)
+    }
+    server.setBehaviour(undefined)
+  })
+
+  it('a key the server quotes in its error message is never written', async () => {
+    behave([{ kind: 'status', status: 400, message: 'Bad request from Bearer sk-test-SECRET-123 (key sk-test-SECRET-123)' }])
+    const { predictions } = await runInfer([model()], [item(25)])
+    expect(predictions[0].error!.message).toBe('400 Bad request from Bearer [secret HP_TEST_KEY] (key [secret HP_TEST_KEY])')
+    behave([{ kind: 'status', status: 401, message: 'Incorrect API key provided: sk-test-SECRET-123' }])
+    const err = await rejection(runInfer([model()], [item(26)]))
+    expect(String(err)).not.toContain('SECRET')
+    expect(String(err)).toContain('[secret HP_TEST_KEY]')
+  })
+
+  it('an answer without text is stored like any answer: a second run asks nothing', async () => {
+    behave([{ kind: 'no-content' }])
+    const cacheDir = path.join(root, 'empty-cache')
+    const n = server.requests.length
+    await runInfer([model()], [item(27)], { cacheDir })
+    const { predictions } = await runInfer([model()], [item(27)], { cacheDir })
+    expect(since(n)).toHaveLength(1)
+    expect(predictions[0]).toMatchObject({ cached: true, error: { code: 'empty' } })
+  })
+
   it('other 4xx are not tried again: the item gets the error and the run goes on', async () => {
     behave([{ kind: 'status', status: 400, message: 'bad request' }])
     const n = server.requests.length
@@ -203,6 +265,17 @@ describe('infer: budgets before spend', () => {
     expect(since(n)[0].parts).toMatchObject({ video: 0, image: 12 })
     expect(predictions[0].budget).toMatchObject({ policy: 'downsample', over: [{ limit: 'maxFrames', size: 20, max: 12 }] })
     expect(predictions[0].budget!.action).toBe('12 frames sampled from the clip sent as images instead of its 20 frames')
+  })
+
+  it('fail: an item over budget fails the record before its turn, with no call for the items after it', async () => {
+    server.setBehaviour(() => ({ kind: 'answer', delayMs: 30 }))
+    const n = server.requests.length
+    const small = (k: number) => qaItem('r1', 250 + k, { text: { ...files.text, tokens: 10 } })
+    const items = [small(0), small(1), big(), ...Array.from({ length: 30 }, (_, k) => small(10 + k))]
+    const err = await rejection(runInfer([model({ limits: { contextTokens: 2000 }, overBudget: 'fail', concurrency: 2 })], items))
+    expect(err).toMatchObject({ code: 'E_MODEL_BUDGET' })
+    expect(since(n).length).toBeLessThanOrEqual(2)
+    server.setBehaviour(undefined)
   })
 
   it('fail: the record fails before any call, naming the item and the numbers', async () => {
