@@ -196,7 +196,7 @@ describe('infer: retries', () => {
   it('other 4xx are not tried again: the item gets the error and the run goes on', async () => {
     behave([{ kind: 'status', status: 400, message: 'bad request' }])
     const n = server.requests.length
-    const { predictions, counts } = await runInfer([model()], [item(4), item(5)])
+    const { predictions, counts } = await runInfer([model({ concurrency: 1 })], [item(4), item(5)])
     expect(since(n).map((r) => r.behaviour)).toEqual(['status 400', 'answer'])
     expect(predictions[0]).toMatchObject({ answer: '', attempts: 1, error: { code: 'http-400', status: 400 } })
     expect(predictions[1].error).toBeUndefined()
