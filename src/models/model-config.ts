@@ -57,7 +57,7 @@ export const apiModelSchema = z.strictObject({
   backoff: z.strictObject({ minMs: z.number().int().min(0).default(1000), maxMs: z.number().int().min(0).default(60_000), maxRetryAfterMs: z.number().int().min(0).default(600_000) }).default({ minMs: 1000, maxMs: 60_000, maxRetryAfterMs: 600_000 }),
   /** After the last attempt: a prediction with the error (`item`), or the record fails (`record`). */
   onError: z.enum(['item', 'record']).default('item'),
-  /** US$ per million tokens, for the cost shown live and in the summary. */
+  /** US$ per million tokens, for the estimated cost shown live (pipeline run, pipeline tail). */
   prices: z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }).optional(),
 })
 

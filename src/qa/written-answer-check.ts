@@ -1,8 +1,11 @@
 // The check a model-written answer must pass before it replaces the template's (pure, issue 14
 // "LLM-written QA text"): it may say the facts in other words, never other facts. Rejected when
 // it is not the JSON asked for, changes the yes/no of the template, states a number that is not
-// one of the facts' (a count, a time, a rate; rounding of a fact's decimals is allowed), names an
-// event of the vocabulary that the template does not, or leaves out one the template names.
+// one of the facts' (a count, a time, a rate; rounding of a fact's decimals is allowed) or a
+// clock time the facts do not hold, spells a number out, leaves out a number the template states,
+// names an event of the vocabulary (or a clinical finding) that the template does not, leaves
+// out one it names, or negates an event the template affirms (or the reverse). What it cannot
+// see: two of the facts' numbers swapped between roles.
 import { inText, type VocabularyEvent } from './vocabulary.ts'
 
 export type WrittenVerdict = { ok: true; answer: string } | { ok: false; reason: string }
@@ -22,8 +25,15 @@ export function checkWrittenAnswer(raw: string, template: string, facts: unknown
   if (text.length > MAX_CHARS) return { ok: false, reason: `the answer is ${text.length} characters long (at most ${MAX_CHARS})` }
   const yesNo = /^(yes|no)\b/i.exec(template)?.[1].toLowerCase()
   if (yesNo && /^(yes|no)\b/i.exec(text)?.[1].toLowerCase() !== yesNo) return { ok: false, reason: `the template answers "${yesNo}" first; the written answer does not` }
-  const allowed = allowedNumbers(template, facts)
-  const stray = numbersIn(text).find((n) => !allowed.has(key(n)))
+  const clocks = (t: string) => t.match(CLOCK) ?? []
+  const factText = `${template} ${JSON.stringify(facts)}`
+  const strayClock = clocks(text).find((c) => !factText.includes(c))
+  if (strayClock) return { ok: false, reason: `the answer states the time ${strayClock}, which the facts do not` }
+  const spelled = SPELLED.exec(text)?.[0]
+  if (spelled && !new RegExp(`\\b${spelled}\\b`, 'i').test(template)) return { ok: false, reason: `the answer spells a number out ("${spelled}"): write numbers as digits, as the facts give them` }
+  const allowed = allowedNumbers(template.replace(CLOCK, ' '), facts)
+  const written = numbersIn(text.replace(CLOCK, ' '))
+  const stray = written.find((n) => !allowed.has(key(n)))
   if (stray !== undefined) return { ok: false, reason: `the answer states ${stray}, which is not one of the facts' numbers` }
   const named = (s: string) => new Set(vocab.filter((e) => mentions(s, e.name)).map((e) => e.name))
   const inTemplate = named(template)
@@ -32,6 +42,13 @@ export function checkWrittenAnswer(raw: string, template: string, facts: unknown
   if (added.length) return { ok: false, reason: `the answer names ${added.join(', ')}, which the facts do not` }
   const dropped = [...inTemplate].filter((e) => !inWritten.has(e))
   if (dropped.length) return { ok: false, reason: `the answer leaves out ${dropped.join(', ')}` }
+  const turned = [...inWritten].find((e) => negated(text, e) !== negated(template, e))
+  if (turned) return { ok: false, reason: `the answer ${negated(text, turned) ? 'negates' : 'affirms'} ${turned}, which the template ${negated(template, turned) ? 'negates' : 'affirms'}` }
+  const term = CLINICAL.find((t) => t.test(text) && !t.test(template))
+  if (term) return { ok: false, reason: `the answer names a finding the facts do not (${term.exec(text)![0]})` }
+  const kept = new Set(written.flatMap((n) => [key(n), key(Math.round(n))]))
+  const lost = numbersIn(template.replace(CLOCK, ' ')).find((n) => !kept.has(key(n)) && !kept.has(key(Math.round(n))))
+  if (lost !== undefined) return { ok: false, reason: `the answer leaves out ${lost}, which the template states` }
   return { ok: true, answer: text }
 }
 
@@ -60,6 +77,21 @@ function allowedNumbers(template: string, facts: unknown): Set<string> {
 }
 
 const key = (n: number) => String(n)
+
+// Clock times (00:12:05, 00:12:05.250): one token, never three numbers.
+const CLOCK = /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b/g
+const SPELLED = /\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|hundred|thousand|dozen|single|couple|several)\b/i
+// Findings a report may add that no vocabulary event names.
+const CLINICAL = [/\binfarct\w*/i, /\bischemi\w*|\bischaemi\w*/i, /\bST[- ](?:segment|elevation|depression)/i, /\bheart block\b|\bAV block\b|\bbundle branch block\b/i, /\bfibrillation\b/i, /\bflutter\b/i, /\btachycardia\b/i, /\bbradycardia\b/i, /\bpause\w*\b/i, /\bQT\b/i, /\bhypertroph\w*/i, /\bpericardi\w*/i, /\bpacemaker|\bpaced\b/i]
+
+// Whether the mention of `name` in `text` is negated: "no", "not", "without", "absent", "neither" or "nor" in the few words before it.
+function negated(text: string, name: string): boolean {
+  const t = text.toLowerCase()
+  const at = t.search(new RegExp(`(^|[^a-z])${escape(inText(name).toLowerCase())}`))
+  if (at < 0) return false
+  const before = t.slice(Math.max(0, at - 40), at + 1)
+  return /\b(no|not|without|absent|neither|nor|none)\b[^.;:]*$/.test(before)
+}
 
 function mentions(text: string, name: string): boolean {
   const words = inText(name).toLowerCase()

@@ -11,7 +11,7 @@ const check = (raw: string, t = template, facts: unknown = {}) => checkWrittenAn
 
 describe('checkWrittenAnswer', () => {
   it('accepts the facts in other words, also inside a JSON code fence', () => {
-    const written = 'Yes. One premature atrial contraction occurs, first at 355792 ms, coupled at 536 ms versus a preceding interval of 803 ms (33 % premature), followed by a 939 ms pause: 1.84 times the prior interval.'
+    const written = 'Yes. 1 premature atrial contraction occurs, first at 355792 ms, coupled at 536 ms versus a preceding interval of 803 ms (33 % premature), followed by a 939 ms pause: 1.84 times the prior interval.'
     expect(check(reply(written))).toEqual({ ok: true, answer: written })
     expect(check('```json\n' + reply(written) + '\n```')).toMatchObject({ ok: true })
   })
@@ -30,6 +30,18 @@ describe('checkWrittenAnswer', () => {
     ['a number added', reply('Yes: 2 premature atrial contractions at 355792 ms.'), /states 2,/],
     ['a finding added', reply('Yes: 1 premature atrial contraction at 355792 ms, and atrial fibrillation.'), /names Atrial Fibrillation/],
     ['the finding dropped', reply('Yes: 1 early beat at 355792 ms.'), /leaves out Premature Atrial Contraction/],
+  ])('rejects %s', (_, raw, reason) => {
+    const v = check(raw)
+    expect(v.ok).toBe(false)
+    expect((v as { reason: string }).reason).toMatch(reason)
+  })
+
+  it.each([
+    ['a number spelled out', reply(`Yes. Three premature atrial contractions, the first at 355792 ms; 536 ms after the beat before against 803 ms (33 % premature); 939 ms after, 1.84 times.`), /spells a number out \("Three"\)/],
+    ['a number of the template dropped', reply('Yes: premature atrial contraction is present, first at 355792 ms, coming early (536 ms against 803 ms, 33 % premature).'), /leaves out 1,|leaves out 939/],
+    ['the event negated', reply('Yes, but no premature atrial contraction is present: 1 beat at 355792 ms, 536 ms against 803 ms (33 % premature), 939 ms after, 1.84 times.'), /negates Premature Atrial Contraction/],
+    ['a finding outside the vocabulary', reply('Yes: 1 premature atrial contraction at 355792 ms, 536 ms against 803 ms (33 % premature), 939 ms after, 1.84 times; signs of myocardial infarction.'), /finding the facts do not \(infarction\)/],
+    ['a clock time the facts do not hold', reply('Yes: 1 premature atrial contraction at 00:12:05, 536 ms against 803 ms (33 % premature), 939 ms after, 1.84 times.'), /time 00:12:05/],
   ])('rejects %s', (_, raw, reason) => {
     const v = check(raw)
     expect(v.ok).toBe(false)
