@@ -31,10 +31,12 @@ export async function createAnswerWriter(model: ApiModelConfig, vocab: readonly 
     const facts = { question: item.question, draft: item.answer, ...(item.gold.figures ? { figures: item.gold.figures } : {}), ...(item.gold.event ? { event: item.gold.event, present: item.gold.value } : {}) }
     const body = chatBody(model, [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(facts) }])
     const key = cache.key({ prompts: WRITER_PROMPT_VERSION, server: requestConfig(model), body })
-    let raw = (await cache.get<{ answer: string }>(key))?.answer
+    const hit = await cache.get<{ answer: string; noText?: boolean }>(key)
+    if (hit?.noText) return { ...item, written: note(model, 'failed', 'the reply (cached) held no text') }
+    let raw = hit?.answer
     if (raw === undefined) {
       try {
-        const out = await call(body, { signal: ctx.signal, cost: model.maxTokens + 1000, keep: (r) => cache.put(key, { answer: r.text, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }) })
+        const out = await call(body, { signal: ctx.signal, cost: model.maxTokens + 1000, keep: (r) => cache.put(key, { answer: r.text, ...(r.noText ? { noText: true } : {}), usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }) })
         raw = out.text
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err

@@ -18,8 +18,10 @@ import type { CallFailure } from './retry-policy.ts'
 /** What the cache keeps of an answered request. */
 export interface CachedAnswer {
   answer: string
-  /** The server's finish_reason; with an empty answer, the call gave no text (an `empty` error, not asked again). */
+  /** The server's finish_reason. */
   finishReason?: string | null
+  /** The answer held no text: an `empty` error, from the cache as when it came. */
+  noText?: boolean
   usage: Usage | null
   latencyMs: number
   attempts: number
@@ -80,7 +82,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   if (hit) {
     env.count('model:cached')
     const told = { ...base, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 }
-    if (hit.answer === '' && hit.finishReason !== undefined && hit.finishReason !== 'stop') return prediction(item, m.name, m.modality, { ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
+    if (hit.noText) return prediction(item, m.name, m.modality, { ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
     return prediction(item, m.name, m.modality, { ...told, answer: hit.answer, ...truncated(hit.finishReason) })
   }
   const settle = claim(env.inflight, requestKey)
@@ -100,7 +102,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
       onSettle: () => env.count('model:in-flight', -1),
       onRetry: () => env.count('model:retried'),
       keep: async (r) => {
-        const kept: CachedAnswer = { answer: r.text, finishReason: r.finishReason, usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
+        const kept: CachedAnswer = { answer: r.text, finishReason: r.finishReason, ...(r.noText ? { noText: true } : {}), usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
         await env.cache.put(requestKey, kept)
         settle(kept)
       },
@@ -154,7 +156,7 @@ function isFatal(f: CallFailure): boolean {
 }
 
 function fatalError(m: ApiModelConfig, item: QaItem, f: CallFailure): PipelineError {
-  return new PipelineError('E_MODEL_CALL', `model "${m.name}" at ${m.baseURL}: ${f.message}; fix the key (${m.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then run again (answers already received are cached)`, { model: m.name, qaId: item.id, status: f.status })
+  return new PipelineError('E_MODEL_CALL', `model "${m.name}" at ${m.baseURL} was stopped for the run: ${f.message} (first on item ${item.id}); fix the key (${m.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then run again (answers already received are cached)`, { model: m.name, qaId: item.id, status: f.status })
 }
 
 function truncated(finishReason: string | null | undefined): { truncated?: true } {

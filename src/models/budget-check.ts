@@ -52,7 +52,8 @@ export function checkBudget(item: QaItem, model: ApiModelConfig, promptTokens: n
   const frames = model.video.send === 'frames' ? Math.min(model.video.frames, v.frames) : v.frames
   if (l.maxFrames !== undefined && frames > l.maxFrames) over.push({ limit: 'maxFrames', size: frames, max: l.maxFrames })
   if (model.video.send === 'frames' && l.maxImages !== undefined && frames > l.maxImages) over.push({ limit: 'maxImages', size: frames, max: l.maxImages })
-  const framesAllowed = Math.min(frames, l.maxFrames ?? Infinity, model.video.send === 'frames' ? (l.maxImages ?? Infinity) : Infinity)
+  // Downsampled, a clip goes as frames (images) whatever `send` says: maxImages bounds them too.
+  const framesAllowed = Math.min(frames, l.maxFrames ?? Infinity, l.maxImages ?? Infinity)
   return { over, framesAllowed, downsampleable: framesAllowed >= 1 }
 }
 

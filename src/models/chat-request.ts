@@ -77,10 +77,10 @@ export async function buildChatRequest(item: QaItem, model: ApiModelConfig, io: 
   return { body, bytes: Buffer.byteLength(JSON.stringify(body)), ...(action ? { action } : {}) }
 }
 
-/** A request body for `model`: its sampling settings, its extra body fields, and the answer's length in the field it uses (max_tokens, or max_completion_tokens when the body names that one). */
-export function chatBody(model: ApiModelConfig, messages: unknown[], maxTokens = model.maxTokens): Record<string, unknown> {
+/** A request body for `model`: its sampling settings, its extra body fields, and the answer's length in the field it uses (max_tokens, or max_completion_tokens when the body names that one, with the body's value); `maxTokens` overrides both (the short probe of models check). */
+export function chatBody(model: ApiModelConfig, messages: unknown[], maxTokens?: number): Record<string, unknown> {
   const field = model.body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens'
-  return { model: model.model, messages, temperature: model.temperature, ...(model.seed !== undefined ? { seed: model.seed } : {}), ...model.body, [field]: maxTokens }
+  return { model: model.model, messages, temperature: model.temperature, ...(model.seed !== undefined ? { seed: model.seed } : {}), ...model.body, [field]: maxTokens ?? model.body[field] ?? model.maxTokens }
 }
 
 function imagePart(png: Buffer): Part {

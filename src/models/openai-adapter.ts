@@ -16,6 +16,8 @@ export interface CallResult {
   text: string
   /** The server's finish_reason (`length`: the answer was cut at maxTokens). */
   finishReason: string | null
+  /** The answer held no text (content null or missing): an `empty` failure, stored all the same. */
+  noText: boolean
   usage: Usage | null
   attempts: number
   latencyMs: number
@@ -66,13 +68,14 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
       // Not aborted with the run: a request on the wire may already be billed, so its answer is
       // awaited and stored (the stage waits for it). The timeout covers the whole response: the
       // package's own timeout stops at the headers.
-      const timeout = AbortSignal.any([AbortSignal.timeout(model.timeoutMs), grace(hooks.signal, Math.min(model.timeoutMs, GRACE_MS))])
+      const stopped = grace(hooks.signal, Math.min(model.timeoutMs, GRACE_MS))
+      const timeout = AbortSignal.any([AbortSignal.timeout(model.timeoutMs), stopped.signal])
       try {
         const res = await client.chat.completions.create(body as never, { signal: timeout })
         const choice = (res as { choices?: { message?: { content?: unknown }; finish_reason?: string }[] }).choices?.[0]
         const content = choice?.message?.content
         const u = (res as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage
-        const result: CallResult = { text: typeof content === 'string' ? content : '', finishReason: choice?.finish_reason ?? null, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
+        const result: CallResult = { text: typeof content === 'string' ? content : '', noText: typeof content !== 'string', finishReason: choice?.finish_reason ?? null, usage: u ? { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 } : null, attempts, latencyMs: Math.round(performance.now() - started) }
         // Kept even without text: it was answered (and billed), and asking again would be answered the same.
         await hooks.keep?.(result)
         if (typeof content !== 'string') throw new CallFailed(emptyFailure(result.finishReason), attempts)
@@ -82,6 +85,7 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
         if (!(err instanceof PipelineError)) hooks.onFail?.(scrub(describe(err, hooks.signal)))
         throw err
       } finally {
+        stopped.dispose()
         hooks.onSettle?.()
       }
     }
@@ -128,13 +132,22 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
 // may be billed, so it is awaited and stored, but a server that never answers does not hold the stop.
 const GRACE_MS = 10_000
 
-// A signal that aborts `ms` after `run` does.
-function grace(run: AbortSignal, ms: number): AbortSignal {
+// A signal that aborts `ms` after `run` does; dispose() removes what it added to `run`.
+function grace(run: AbortSignal, ms: number): { signal: AbortSignal; dispose(): void } {
   const c = new AbortController()
-  const fire = () => setTimeout(() => c.abort(run.reason), ms).unref()
+  let timer: NodeJS.Timeout | undefined
+  const fire = () => {
+    timer = setTimeout(() => c.abort(run.reason), ms).unref()
+  }
   if (run.aborted) fire()
   else run.addEventListener('abort', fire, { once: true })
-  return c.signal
+  return {
+    signal: c.signal,
+    dispose() {
+      run.removeEventListener('abort', fire)
+      clearTimeout(timer)
+    },
+  }
 }
 
 function emptyFailure(finishReason: string | null): CallFailure {

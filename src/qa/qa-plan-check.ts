@@ -51,8 +51,11 @@ export function qaPlanProblems(stages: readonly PlannedStage[], self: number): s
     const video = videoStage ? { clips: clipOf(videoStage)! } : undefined
     const drawn: Record<string, [Opts | undefined, string]> = { text: [text, 'render-text with excerpts'], images: [strip, 'render-strip with excerpts'], video: [video, 'render-video with clips.excerpts'] }
     // A model's strips or clips must not carry the reference's beat labels: they are the gold.
+    // With the detector's beats as the gold (source detector, or auto on a record without reference), its markers are the gold too.
+    const detectorGold = (o as { source?: string }).source === 'detector' || (o as { source?: string }).source === 'auto'
     for (const [m, x, name] of [['images', strip, 'render-strip'], ['video', videoStage, 'render-video']] as const) {
       const markers = (x?.markers as string | undefined) ?? 'all'
+      if (spec.inputs.includes(m) && x && detectorGold && markers === 'detector') out.push(`qa option sets.${set}.inputs asks for ${m}, but ${name} draws set "${set}" with markers: detector while qa's source (${(o as { source?: string }).source}) takes the gold from the detector's beats: their labels are the gold; give ${name} markers: none`)
       if (spec.inputs.includes(m) && x && (markers === 'all' || markers === 'reference')) out.push(`qa option sets.${set}.inputs asks for ${m}, but ${name} draws set "${set}" with markers: ${markers}, which prints the reference's beat labels (the gold) on the model's input; give ${name} markers: none (or detector)`)
     }
     for (const m of spec.inputs) if (!drawn[m][0]) out.push(`qa option sets.${set}.inputs asks for ${m}, but no ${drawn[m][1]} naming "${set}" comes before qa; add one, or leave ${m} out of inputs`)
