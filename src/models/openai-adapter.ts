@@ -68,10 +68,9 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
       // Not aborted with the run: a request on the wire may already be billed, so its answer is
       // awaited and stored (the stage waits for it). The timeout covers the whole response: the
       // package's own timeout stops at the headers.
-      const stopped = grace(hooks.signal, Math.min(model.timeoutMs, GRACE_MS))
-      const timeout = AbortSignal.any([AbortSignal.timeout(model.timeoutMs), stopped.signal])
+      const timeout = attemptSignal(hooks.signal, model.timeoutMs, Math.min(model.timeoutMs, GRACE_MS))
       try {
-        const res = await client.chat.completions.create(body as never, { signal: timeout })
+        const res = await client.chat.completions.create(body as never, { signal: timeout.signal })
         const choice = (res as { choices?: { message?: { content?: unknown }; finish_reason?: string }[] }).choices?.[0]
         const content = choice?.message?.content
         const u = (res as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage
@@ -81,11 +80,11 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
         if (typeof content !== 'string') throw new CallFailed(emptyFailure(result.finishReason), attempts)
         return result
       } catch (err) {
-        if (timeout.aborted && !(err instanceof CallFailed) && !(err instanceof PipelineError)) err = hooks.signal.aborted ? hooks.signal.reason : new CallFailed({ kind: 'timeout', message: `no complete answer within timeoutMs (${model.timeoutMs} ms)` }, attempts)
+        if (timeout.signal.aborted && !(err instanceof CallFailed) && !(err instanceof PipelineError)) err = hooks.signal.aborted ? hooks.signal.reason : new CallFailed({ kind: 'timeout', message: `no complete answer within timeoutMs (${model.timeoutMs} ms)` }, attempts)
         if (!(err instanceof PipelineError)) hooks.onFail?.(scrub(describe(err, hooks.signal)))
         throw err
       } finally {
-        stopped.dispose()
+        timeout.dispose()
         hooks.onSettle?.()
       }
     }
@@ -132,12 +131,15 @@ export function createChatCaller(model: ApiModelConfig, key: Secret | null, limi
 // may be billed, so it is awaited and stored, but a server that never answers does not hold the stop.
 const GRACE_MS = 10_000
 
-// A signal that aborts `ms` after `run` does; dispose() removes what it added to `run`.
-function grace(run: AbortSignal, ms: number): { signal: AbortSignal; dispose(): void } {
+// An attempt's signal: aborted after `timeoutMs`, or `graceMs` after the run stops. Plain timers
+// cleared by dispose(), not AbortSignal.timeout: that one lives (with whatever listens to it, the
+// request among them) until it fires, so a busy run would hold every answer of the last timeoutMs.
+function attemptSignal(run: AbortSignal, timeoutMs: number, graceMs: number): { signal: AbortSignal; dispose(): void } {
   const c = new AbortController()
-  let timer: NodeJS.Timeout | undefined
+  const timer = setTimeout(() => c.abort(new Error('timeout')), timeoutMs)
+  let grace: NodeJS.Timeout | undefined
   const fire = () => {
-    timer = setTimeout(() => c.abort(run.reason), ms).unref()
+    grace = setTimeout(() => c.abort(run.reason), graceMs)
   }
   if (run.aborted) fire()
   else run.addEventListener('abort', fire, { once: true })
@@ -146,6 +148,7 @@ function grace(run: AbortSignal, ms: number): { signal: AbortSignal; dispose(): 
     dispose() {
       run.removeEventListener('abort', fire)
       clearTimeout(timer)
+      clearTimeout(grace)
     },
   }
 }
