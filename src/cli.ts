@@ -15,6 +15,7 @@ import beats from './cli/beats.ts'
 import render from './cli/render.ts'
 import qa from './cli/qa.ts'
 import models from './cli/models.ts'
+import score from './cli/score.ts'
 
 const controller = new AbortController()
 let signals = 0
@@ -37,7 +38,7 @@ const verbose = process.argv.includes('--verbose')
 
 // One module per command (src/cli/<name>.ts), each loading its implementation only when run.
 // The element type is any: each command's handler is typed by its own builder.
-const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render, qa, models]
+const COMMANDS: CliCommand<any>[] = [run, tail, info, convert, beats, render, qa, models, score]
 
 async function main(): Promise<number> {
   let code = 0

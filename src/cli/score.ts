@@ -1,0 +1,48 @@
+// `pipeline score` on the command line: score the predictions of runs (or of another harness
+// against a Holtercare folder, or the ECG multi-task benchmark) and write report.json and
+// report.md. The implementation (src/commands/score.ts) is loaded only when it runs.
+import { PipelineError } from '../core/errors.ts'
+import { defineCommand } from './command.ts'
+import { integerIn, numberFlag } from './flags.ts'
+
+export default defineCommand({
+  command: 'score [runDirs..]',
+  describe: 'score the predictions of runs like the paper (accuracy, ScoreMAE, BLEU, ROUGE-L, F1s, McNemar, win rates, bootstrap CIs): report.json and report.md',
+  builder: (y) => y
+    .positional('runDirs', { type: 'string', array: true, default: [] as string[], describe: 'run directories whose infer stage wrote predictions (their QA may be in the input run)' })
+    .option('out', { type: 'string', describe: 'the report folder (default <first runDir>/report, or ./report with --qa)' })
+    .option('baselines', { type: 'string', describe: 'models whose MAEs set ScoreMAE\'s mu and sigma, comma-separated (default random,prior,holter-dsp: those present)' })
+    // Not `array: true`, which would take the run directories after it: repeated flags collect anyway.
+    .option('compare', { type: 'string', describe: 'A:B, McNemar\'s test of two systems on the closed items (repeatable); a side is a model, or "model (modality)"' })
+    .option('seed', { type: 'number', default: 1, describe: 'seed of the bootstrap intervals and the sample items' })
+    .option('resamples', { type: 'number', describe: 'bootstrap resamples (default 1000)' })
+    .option('samples', { type: 'number', describe: 'sample items shown per task (default 3)' })
+    .option('qa', { type: 'string', describe: 'a Holtercare-format folder (ours or the public release) to score --predictions against' })
+    .option('predictions', { type: 'string', describe: 'with --qa: JSON lines {task_type, index, prediction[, model, modality, split]}' })
+    .option('multitask', { type: 'string', describe: 'score the ECG multi-task benchmark: JSON lines {id, task, prediction, label[, model]}' }),
+  async handler(a, env) {
+    const { scoreCommand } = await import('../commands/score.ts')
+    return scoreCommand({
+      runDirs: a.runDirs ?? [],
+      qa: a.qa,
+      predictions: a.predictions,
+      multitask: a.multitask,
+      out: a.out,
+      baselines: a.baselines === undefined ? undefined : ([] as string[]).concat(a.baselines).join(',').split(',').map((s) => s.trim()).filter(Boolean),
+      compare: ([] as string[]).concat(a.compare ?? []).map(parsePair),
+      seed: numberFlag(env.args, '--seed', a.seed, integerIn(0, 2 ** 31 - 1, 1)) ?? 1,
+      resamples: numberFlag(env.args, '--resamples', a.resamples, integerIn(1, 1_000_000, 1000)),
+      samplesPerTask: numberFlag(env.args, '--samples', a.samples, integerIn(0, 1000, 3)),
+      stdout: env.stdout,
+      signal: env.signal,
+    })
+  },
+})
+
+// "A:B" as two system names (model names hold no ':'; a system label "m (text)" neither).
+function parsePair(text: string): [string, string] {
+  const at = text.lastIndexOf(':')
+  const [a, b] = [text.slice(0, at).trim(), text.slice(at + 1).trim()]
+  if (at < 0 || !a || !b) throw new PipelineError('E_USAGE', `--compare: expected A:B (two model names), found ${JSON.stringify(text)}; for example --compare holter-dsp:random`, { field: 'compare' })
+  return [a, b]
+}

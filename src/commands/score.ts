@@ -1,0 +1,98 @@
+// `pipeline score` (issue 15): scores the predictions of one or more runs (score-runs.ts), or of
+// another harness against a Holtercare folder (--qa, score-qa.ts), writes report.json (the
+// ScoreReport, src/report/report-types.ts), report.md and the HTML report to --out and prints the markdown;
+// --multitask scores the ECG multi-task benchmark instead (score-multitask.ts). The pipeline:
+//   load -> per-item scores (collect-scores.ts) -> hooks (F1-Bio, ScoreGPT; score-hooks.ts)
+//        -> aggregate.ts -> markdown.ts, and report.json as is.
+// index.html and charts/*.png are rendered from the report's view (view.ts) by html-write.ts.
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { PipelineError } from '../core/errors.ts'
+import { TOOL } from '../core/version.ts'
+import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
+import { aggregate } from '../report/aggregate.ts'
+import { collectScores, type PredictionSet } from '../report/collect-scores.ts'
+import { reportMarkdown } from '../report/markdown.ts'
+import { reportView } from '../report/view.ts'
+import { PUBLIC_EVENT_NAMES } from '../report/public-gold.ts'
+import type { ScoreReport } from '../report/report-types.ts'
+import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score-hooks.ts'
+import { loadQaPredictions } from './score-qa.ts'
+import { loadRun } from './score-runs.ts'
+import { scoreMultitaskCommand } from './score-multitask.ts'
+
+export interface ScoreArgs {
+  runDirs: string[]
+  qa?: string
+  predictions?: string
+  multitask?: string
+  /** Default: <first runDir>/report, or ./report with --qa. */
+  out?: string
+  /** ScoreMAE's baseline models; default random, prior and holter-dsp (those present). */
+  baselines?: string[]
+  compare?: [string, string][]
+  seed: number
+  resamples?: number
+  samplesPerTask?: number
+  /** ScoreGPT's LLM judge (src/models/judge*.ts); without one ScoreGPT is "not computed". */
+  judge?: JudgeHook
+  /** F1-Bio's embedder (src/metrics/bertscore-*.ts); without one F1-Bio is "unavailable". */
+  f1Bio?: F1BioHook
+  stdout: NodeJS.WritableStream
+  signal?: AbortSignal
+}
+
+/** Scores, writes the report and prints it; resolves with the exit code. */
+export async function scoreCommand(a: ScoreArgs): Promise<number> {
+  if (a.multitask) {
+    if (a.runDirs.length || a.qa) throw new PipelineError('E_USAGE', '--multitask scores its own file; give it without run directories or --qa')
+    return scoreMultitaskCommand({ file: a.multitask, out: a.out, stdout: a.stdout, signal: a.signal })
+  }
+  const report = await buildReport(a)
+  const out = path.resolve(a.out ?? (a.runDirs.length ? path.join(a.runDirs[0], 'report') : 'report'))
+  const md = reportMarkdown(report)
+  await mkdir(out, { recursive: true })
+  await writeFile(path.join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n')
+  await writeFile(path.join(out, 'report.md'), md)
+  const { writeReport } = await import('../report/html-write.ts')
+  const html = await writeReport(out, reportView(report))
+  a.stdout.write(`${md}\nwrote ${path.join(out, 'report.json')}, report.md, index.html and ${html.charts.length} chart PNGs\n`)
+  return 0
+}
+
+/** The report of the runs or of the --qa folder and its predictions, not written anywhere. */
+export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise<ScoreReport> {
+  let sets: PredictionSet[]
+  let problems: ScoreReport['problems'] = []
+  let vocabulary: readonly string[]
+  let sources: ScoreReport['sources']
+  let title: string
+  if (a.qa !== undefined || a.predictions !== undefined) {
+    if (!a.qa || !a.predictions) throw new PipelineError('E_USAGE', '--qa and --predictions go together: --qa <Holtercare folder> --predictions <file of {task_type, index, prediction} lines>')
+    if (a.runDirs.length) throw new PipelineError('E_USAGE', `give run directories or --qa, not both (found ${a.runDirs.join(', ')})`)
+    const loaded = await loadQaPredictions(a.qa, a.predictions, a.signal)
+    sets = [{ source: path.resolve(a.predictions), qa: loaded.qa, predictions: loaded.predictions }]
+    problems = loaded.problems
+    vocabulary = PUBLIC_EVENT_NAMES
+    sources = { qa: path.resolve(a.qa), predictions: path.resolve(a.predictions) }
+    title = `Scores of ${path.basename(a.predictions)} on ${path.basename(path.resolve(a.qa))}`
+  } else {
+    if (!a.runDirs.length) throw new PipelineError('E_USAGE', 'name at least one run directory (pipeline score runs/bench-mitdb), or --qa <folder> --predictions <file>, or --multitask <file>')
+    sets = []
+    for (const dir of a.runDirs) {
+      const run = await loadRun(dir, a.signal)
+      sets.push({ source: run.dir, qa: run.qa, predictions: run.predictions })
+    }
+    vocabulary = DEFAULT_VOCABULARY.map((e) => e.name)
+    sources = { runs: sets.map((s) => s.source) }
+    title = `Scores of ${sets.map((s) => path.basename(s.source)).join(', ')}`
+  }
+  const collected = collectScores(sets, { vocabulary })
+  if (a.judge || a.f1Bio) await applyScoreHooks(collected.items, collected.qa, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
+  return aggregate(collected.items, collected.qa, {
+    title, tool: TOOL, sources, systemSources: collected.systemSources,
+    seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
+    vocabularySize: vocabulary.length, f1Bio: a.f1Bio?.signature, scoreGpt: a.judge?.signature,
+    problems: [...problems, ...collected.problems],
+  })
+}

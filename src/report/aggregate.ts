@@ -1,0 +1,156 @@
+// From per-item scores to a ScoreReport (report-types.ts; issue 15 "pipeline score"): per system
+// (model x modality) and task the counts, every metric of the task (task-metrics.ts) with a 95 %
+// percentile bootstrap interval resampling cases (items of one case are not independent), corpus
+// BLEU-1/4, ScoreMAE from the declared baselines (score-mae-rows.ts), McNemar's test for the pairs
+// asked (comparisons.ts), win rates over tasks, and a seeded sample of items per task. Pure: the
+// same items, options and seed give the same report.
+import { bootstrapCi } from '../metrics/bootstrap.ts'
+import { winRate, type TiePolicy } from '../metrics/win-rate.ts'
+import type { RougeOptions } from '../metrics/rouge-l.ts'
+import { TASK_TYPES } from '../qa/holtercare-format.ts'
+import { compareSystems, resolveSystem } from './comparisons.ts'
+import { bootstrapped, caseSums, metricFromCases, metricValue } from './metric-stats.ts'
+import { SCORE_REPORT_SCHEMA, type MetricValue, type ReportSystem, type ScoreReport, type TaskRow } from './report-types.ts'
+import { pickSamples } from './samples.ts'
+import { NO_F1BIO, NO_JUDGE } from './score-hooks.ts'
+import { applyScoreMae, DEFAULT_BASELINES } from './score-mae-rows.ts'
+import type { ItemScore, ScoreQa } from './score-types.ts'
+import { reportSignatures } from './signatures.ts'
+import { LOWER_IS_BETTER, primaryMetric, taskMetrics, tierName, type MetricKey } from './task-metrics.ts'
+
+export interface AggregateOptions {
+  title: string
+  tool: { name: string; version: string }
+  sources: ScoreReport['sources']
+  /** Where each system's predictions came from, keyed `model\u0000modality`. */
+  systemSources?: ReadonlyMap<string, string[]>
+  seed: number
+  /** Bootstrap resamples (default 1000) and level (default 0.95). */
+  resamples?: number
+  level?: number
+  /** ScoreMAE's baseline models; default DEFAULT_BASELINES (those present). */
+  baselines?: readonly string[]
+  /** `--compare A:B` pairs, each side a system label or a model name. */
+  compare?: readonly [string, string][]
+  exactMcnemar?: boolean
+  samplesPerTask?: number
+  toleranceMs?: number
+  rouge?: RougeOptions
+  /** Names parseLabels read (for the label F1 signature). */
+  vocabularySize: number
+  /** The hooks' signatures when F1-Bio / ScoreGPT were computed (score-hooks.ts). */
+  f1Bio?: string
+  scoreGpt?: string
+  winRateTies?: TiePolicy
+  problems?: ScoreReport['problems']
+}
+
+/** The report of a set of item scores; `qa` gives the items' questions for the samples. */
+export function aggregate(items: readonly ItemScore[], qa: ReadonlyMap<string, ScoreQa>, o: AggregateOptions): ScoreReport {
+  const resamples = o.resamples ?? 1000
+  const level = o.level ?? 0.95
+  const systems = listSystems(items, o.systemSources)
+  const label = new Map(systems.map((s) => [key(s.model, s.modality), s.system]))
+  const systemOf = (i: ItemScore) => label.get(key(i.model, i.modality))!
+  const tasks = orderTasks(items)
+  const groups = new Map<string, ItemScore[]>()
+  for (const i of items) {
+    const k = `${systemOf(i)}\u0000${i.task}`
+    const g = groups.get(k) ?? []
+    groups.set(k, g)
+    g.push(i)
+  }
+  const f1Bio = o.f1Bio ?? NO_F1BIO
+  const scoreGpt = o.scoreGpt ?? NO_JUDGE
+  const rows: TaskRow[] = []
+  for (const task of tasks) {
+    for (const s of systems) {
+      const g = groups.get(`${s.system}\u0000${task}`)
+      if (!g) continue
+      const metrics: TaskRow['metrics'] = {}
+      for (const m of taskMetrics(task)) {
+        if (m === 'scoreMae') continue
+        const missingNote = m === 'f1Bio' && !o.f1Bio ? NO_F1BIO : m === 'scoreGpt' && !o.scoreGpt ? NO_JUDGE : null
+        metrics[m] = missingNote ? { value: null, signature: m, note: missingNote } : metric(m, g, { seed: `${o.seed}:${s.system}:${task}:${m}`, resamples, level })
+      }
+      const read = g.filter((i) => i.status === 'scored' || i.status === 'unparsed')
+      const count = (st: ItemScore['status']) => g.filter((i) => i.status === st).length
+      rows.push({
+        task, tier: tierName(task), system: s.system, model: s.model, modality: s.modality,
+        n: read.length, cases: new Set(read.map((i) => i.caseId)).size,
+        unparsed: count('unparsed'), failed: count('failed'), missing: count('missing'), noGold: count('no-gold'), metrics,
+      })
+    }
+  }
+  const declared = o.baselines ?? DEFAULT_BASELINES
+  const mae = applyScoreMae(rows, systems, declared)
+  const problems = [...(o.problems ?? [])]
+  if (o.baselines) {
+    const absent = o.baselines.filter((b) => !systems.some((s) => s.model === b))
+    if (absent.length) problems.push({ kind: 'baseline-absent', message: `--baselines names ${absent.join(', ')}, which no scored run holds; ScoreMAE uses the others`, examples: absent })
+  }
+  const scoreGptComputed = o.scoreGpt !== undefined
+  const metricByTask: Record<string, MetricKey> = {}
+  for (const t of tasks) {
+    const m = primaryMetric(t, scoreGptComputed)
+    if (m) metricByTask[t] = m
+  }
+  const lowerIsBetter = tasks.filter((t) => LOWER_IS_BETTER.has(metricByTask[t]))
+  const sig = reportSignatures({ seed: o.seed, resamples, level, toleranceMs: o.toleranceMs ?? 150, rouge: o.rouge ?? {}, exactMcnemar: o.exactMcnemar ?? true, vocabularySize: o.vocabularySize, f1Bio, scoreGpt, lowerIsBetter })
+  const win = winRate(rows.filter((r) => metricByTask[r.task]).map((r) => ({ task: r.task, model: r.system, value: r.metrics[metricByTask[r.task]]?.value ?? null })), { ties: o.winRateTies ?? 'shared', lowerIsBetter })
+  const pairs = (o.compare ?? []).map(([a, b]) => [resolveSystem(a, systems), resolveSystem(b, systems)] as [string, string])
+  return {
+    schema: SCORE_REPORT_SCHEMA,
+    tool: o.tool,
+    title: o.title,
+    sources: o.sources,
+    settings: {
+      seed: o.seed,
+      bootstrap: { resamples, level },
+      baselines: { declared: [...declared], default: !o.baselines },
+      compare: pairs,
+      toleranceMs: o.toleranceMs ?? 150,
+      rouge: { stem: o.rouge?.stem ?? false, tokenizer: o.rouge?.tokenizer ?? 'rouge-score' },
+      mcnemar: { exact: o.exactMcnemar ?? true },
+      winRateTies: o.winRateTies ?? 'shared',
+      samplesPerTask: o.samplesPerTask ?? 3,
+      f1Bio,
+      scoreGpt,
+    },
+    signatures: { ...sig, ...mae.signatures },
+    systems,
+    tasks,
+    rows,
+    scoreMae: mae.tasks,
+    comparisons: compareSystems(items, systemOf, pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
+    winRates: { metricByTask, systems: win.models, contests: win.contests.map((c) => ({ task: c.task, best: c.best })), signature: 'winRate' },
+    samples: pickSamples(items, qa, systemOf, tasks, { perTask: o.samplesPerTask ?? 3, seed: o.seed }),
+    problems,
+  }
+}
+
+function metric(m: MetricKey, g: ItemScore[], b: { seed: string; resamples: number; level: number }): MetricValue {
+  const value = metricValue(m, g)
+  if (!Number.isFinite(value)) return { value: null, signature: m }
+  if (!bootstrapped(m)) return { value, signature: m }
+  // Resampling cases' sums is resampling the cases' items (metric-stats.ts), in bootstrapByCase's order.
+  const ci = bootstrapCi(caseSums(m, g), (cases) => metricFromCases(m, cases), b)
+  return { value, ci: { low: ci.low, high: ci.high }, signature: m }
+}
+
+const key = (model: string, modality: string) => `${model}\u0000${modality}`
+
+// Systems in order of first appearance; a model's label gains its modality when it has several.
+function listSystems(items: readonly ItemScore[], sources?: ReadonlyMap<string, string[]>): ReportSystem[] {
+  const seen = new Map<string, { model: string; modality: string }>()
+  for (const i of items) if (!seen.has(key(i.model, i.modality))) seen.set(key(i.model, i.modality), { model: i.model, modality: i.modality })
+  const perModel = new Map<string, number>()
+  for (const s of seen.values()) perModel.set(s.model, (perModel.get(s.model) ?? 0) + 1)
+  return [...seen].map(([k, s]) => ({ system: perModel.get(s.model)! > 1 ? `${s.model} (${s.modality})` : s.model, ...s, sources: sources?.get(k) ?? [] }))
+}
+
+function orderTasks(items: readonly ItemScore[]): string[] {
+  const present = new Set(items.map((i) => i.task))
+  const known = TASK_TYPES.filter((t) => present.has(t))
+  return [...known, ...[...present].filter((t) => !(known as string[]).includes(t)).sort()]
+}

@@ -1,0 +1,81 @@
+// A metric of a group of item scores (one system on one task), and the per-case sums the
+// bootstrap resamples (aggregate.ts). Every metric here but corpus BLEU is a ratio of sums over
+// items (a mean: [sum, count]; micro F1: [tp, fp, fn]), so a resample of cases only needs each
+// case's sums: O(cases) per resample instead of O(items), the same numbers as recomputing the
+// metric on the resampled items. NaN means "nothing to compute it on". Which items count:
+//   accuracy, yes/no accuracy   read items (scored + unparsed; unparsed are wrong)
+//   MAE                         scored items only (unparsed counted beside it, score-mae.ts)
+//   timestamp / label F1        micro F1 over read items (unparsed predict nothing)
+//   text metrics, corpus BLEU   every item with text scores (not failed or missing)
+//   F1-Bio, ScoreGPT            items a hook scored
+// Pure.
+import { corpusBleu } from '../metrics/bleu.ts'
+import { prfFromCounts } from '../metrics/label-f1.ts'
+import type { ItemScore } from './score-types.ts'
+import type { MetricKey } from './task-metrics.ts'
+
+const isRead = (i: ItemScore) => i.status === 'scored' || i.status === 'unparsed'
+
+/** What one item adds to the metric's sums, or null when it does not count. */
+function contribution(key: MetricKey, i: ItemScore): number[] | null {
+  switch (key) {
+    case 'accuracy':
+    case 'yesNoAccuracy': return isRead(i) && i.correct !== undefined ? [i.correct ? 100 : 0, 1] : null
+    case 'mae':
+    case 'scoreMae': return i.status === 'scored' && i.absError !== undefined ? [i.absError, 1] : null
+    case 'timestampF1':
+    case 'labelF1': return isRead(i) && i.counts ? [i.counts.tp, i.counts.fp, i.counts.fn] : null
+    case 'bleu1': return i.text ? [i.text.bleu1, 1] : null
+    case 'bleu4': return i.text ? [i.text.bleu4, 1] : null
+    case 'rougeL': return i.text ? [i.text.rougeL, 1] : null
+    case 'f1Bio': return i.f1Bio !== undefined ? [i.f1Bio, 1] : null
+    case 'scoreGpt': return i.scoreGpt !== undefined ? [i.scoreGpt, 1] : null
+    case 'corpusBleu1':
+    case 'corpusBleu4': return i.text ? [1] : null
+  }
+}
+
+/** The metric from its summed contributions. */
+function finish(key: MetricKey, s: readonly number[]): number {
+  if (key === 'timestampF1' || key === 'labelF1') return 100 * prfFromCounts({ tp: s[0], fp: s[1], fn: s[2] }).f1
+  return s[1] > 0 ? s[0] / s[1] : NaN
+}
+
+/** The metric's value on `items` (all of a group; it picks the ones it counts), NaN when none count. */
+export function metricValue(key: MetricKey, items: readonly ItemScore[]): number {
+  if (key === 'corpusBleu1' || key === 'corpusBleu4') {
+    const use = items.filter((i) => i.text !== undefined)
+    return use.length ? corpusBleu(use.map((i) => i.hyp), use.map((i) => i.ref), { maxOrder: key === 'corpusBleu1' ? 1 : 4 }).score : NaN
+  }
+  const cases = caseSums(key, items)
+  return cases.length ? finish(key, addUp(cases)) : NaN
+}
+
+/** Each case's summed contributions, cases in order of first appearance (bootstrapByCase's order); cases with no counted item are left out. */
+export function caseSums(key: MetricKey, items: readonly ItemScore[]): number[][] {
+  const byCase = new Map<string, number[]>()
+  for (const i of items) {
+    const c = contribution(key, i)
+    if (!c) continue
+    const s = byCase.get(i.caseId)
+    if (!s) byCase.set(i.caseId, [...c])
+    else for (let k = 0; k < c.length; k++) s[k] += c[k]
+  }
+  return [...byCase.values()]
+}
+
+/** The metric on a resample of case sums. */
+export function metricFromCases(key: MetricKey, cases: readonly number[][]): number {
+  return cases.length ? finish(key, addUp(cases)) : NaN
+}
+
+/** Whether the metric gets a bootstrap interval (corpus BLEU is reported as a point: re-tokenizing per resample costs more than it tells; ScoreMAE maps MAE's). */
+export function bootstrapped(key: MetricKey): boolean {
+  return key !== 'corpusBleu1' && key !== 'corpusBleu4' && key !== 'scoreMae'
+}
+
+function addUp(cases: readonly number[][]): number[] {
+  const total = new Array<number>(cases[0].length).fill(0)
+  for (const c of cases) for (let k = 0; k < c.length; k++) total[k] += c[k]
+  return total
+}
