@@ -21,23 +21,8 @@ if [[ -x /usr/bin/chromium ]]; then
   exit 0
 fi
 
-if [[ -r /etc/debian_version ]] && command -v apt-get >/dev/null; then
-  sudo=()
-  if [[ $(id -u) -ne 0 ]]; then
-    if command -v sudo >/dev/null; then sudo=(sudo); else
-      echo "chromium is missing and installing it needs root: run as root, or install sudo, or: apt-get install -y chromium" >&2
-      exit 1
-    fi
-  fi
-  log=$(mktemp)
-  trap 'rm -f "$log"' EXIT
-  # Quiet on success; the apt log is shown only when something fails. The variable is set by env
-  # after sudo, whose env_reset would drop it if it came before.
-  if ! { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; } >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "installing chromium with apt-get failed (see above); install it by hand or set CHROMIUM_PATH" >&2
-    exit 1
-  fi
+source "$(dirname "$0")/apt-install.sh"
+if apt_install chromium CHROMIUM_PATH; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "apt-get installed chromium, but /usr/bin/chromium is not there; set CHROMIUM_PATH to the browser" >&2
     exit 1

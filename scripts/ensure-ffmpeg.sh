@@ -19,23 +19,8 @@ if found=$(command -v ffmpeg); then
   exit 0
 fi
 
-if [[ -r /etc/debian_version ]] && command -v apt-get >/dev/null; then
-  sudo=()
-  if [[ $(id -u) -ne 0 ]]; then
-    if command -v sudo >/dev/null; then sudo=(sudo); else
-      echo "ffmpeg is missing and installing it needs root: run as root, or install sudo, or: apt-get install -y ffmpeg" >&2
-      exit 1
-    fi
-  fi
-  log=$(mktemp)
-  trap 'rm -f "$log"' EXIT
-  # Quiet on success; the apt log is shown only when something fails. The variable is set by env
-  # after sudo, whose env_reset would drop it if it came before.
-  if ! { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ffmpeg; } >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "installing ffmpeg with apt-get failed (see above); install it by hand or set FFMPEG_PATH" >&2
-    exit 1
-  fi
+source "$(dirname "$0")/apt-install.sh"
+if apt_install ffmpeg FFMPEG_PATH; then
   if ! found=$(command -v ffmpeg); then
     echo "apt-get installed ffmpeg, but no ffmpeg is on PATH ($PATH); set FFMPEG_PATH to it" >&2
     exit 1
