@@ -19,7 +19,9 @@ export default defineCommand({
     .option('samples', { type: 'number', describe: 'sample items shown per task (default 3)' })
     .option('qa', { type: 'string', describe: 'a Holtercare-format folder (ours or the public release) to score --predictions against' })
     .option('predictions', { type: 'string', describe: 'with --qa: JSON lines {task_type, index, prediction[, model, modality, split]}' })
-    .option('multitask', { type: 'string', describe: 'score the ECG multi-task benchmark: JSON lines {id, task, prediction, label[, model]}' }),
+    .option('multitask', { type: 'string', describe: 'score the ECG multi-task benchmark: JSON lines {id, task, prediction, label[, model]}' })
+    .option('judge', { type: 'string', describe: 'ScoreGPT\'s judge: a YAML file of one openai-compatible model (pipelines/examples/judge-openai.yaml)' })
+    .option('judge-cache', { type: 'string', describe: 'where the judge\'s replies are kept, so scoring again asks nothing twice (default <out>/judge-cache)' }),
   async handler(a, env) {
     const { scoreCommand } = await import('../commands/score.ts')
     return scoreCommand({
@@ -27,6 +29,8 @@ export default defineCommand({
       qa: a.qa,
       predictions: a.predictions,
       multitask: a.multitask,
+      judgeFile: once('--judge', a.judge),
+      judgeCache: once('--judge-cache', a.judgeCache),
       out: a.out,
       baselines: a.baselines === undefined ? undefined : ([] as string[]).concat(a.baselines).join(',').split(',').map((s) => s.trim()).filter(Boolean),
       compare: ([] as string[]).concat(a.compare ?? []).map(parsePair),
@@ -38,6 +42,12 @@ export default defineCommand({
     })
   },
 })
+
+// A string flag given at most once (yargs makes a repeated one an array).
+function once(flag: string, value: string | string[] | undefined): string | undefined {
+  if (Array.isArray(value)) throw new PipelineError('E_USAGE', `${flag} was given ${value.length} times; give it once`, { field: flag.slice(2) })
+  return value
+}
 
 // "A:B" as two system names (model names hold no ':'; a system label "m (text)" neither).
 function parsePair(text: string): [string, string] {

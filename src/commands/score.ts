@@ -2,7 +2,8 @@
 // another harness against a Holtercare folder (--qa, score-qa.ts), writes report.json (the
 // ScoreReport, src/report/report-types.ts), report.md and the HTML report to --out and prints the markdown;
 // --multitask scores the ECG multi-task benchmark instead (score-multitask.ts). The pipeline:
-//   load -> per-item scores (collect-scores.ts) -> hooks (F1-Bio, ScoreGPT; score-hooks.ts)
+//   load -> per-item scores (collect-scores.ts) -> hooks (F1-Bio, ScoreGPT; score-hooks.ts;
+//        the judge of --judge: score-judge.ts)
 //        -> aggregate.ts -> markdown.ts, and report.json as is.
 // index.html and charts/*.png are rendered from the report's view (view.ts) by html-write.ts.
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -17,6 +18,7 @@ import { reportView } from '../report/view.ts'
 import { PUBLIC_EVENT_NAMES } from '../report/public-gold.ts'
 import type { ScoreReport } from '../report/report-types.ts'
 import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score-hooks.ts'
+import { judgeFromArgs, judgeProblems } from './score-judge.ts'
 import { loadQaPredictions } from './score-qa.ts'
 import { loadRun } from './score-runs.ts'
 import { scoreMultitaskCommand } from './score-multitask.ts'
@@ -36,6 +38,10 @@ export interface ScoreArgs {
   samplesPerTask?: number
   /** ScoreGPT's LLM judge (src/models/judge*.ts); without one ScoreGPT is "not computed". */
   judge?: JudgeHook
+  /** --judge: a YAML file of one openai-compatible model (score-judge.ts), made into `judge`. */
+  judgeFile?: string
+  /** --judge-cache: where the judge's replies are kept; default <out>/judge-cache. */
+  judgeCache?: string
   /** F1-Bio's embedder (src/metrics/bertscore-*.ts); without one F1-Bio is "unavailable". */
   f1Bio?: F1BioHook
   stdout: NodeJS.WritableStream
@@ -44,12 +50,13 @@ export interface ScoreArgs {
 
 /** Scores, writes the report and prints it; resolves with the exit code. */
 export async function scoreCommand(a: ScoreArgs): Promise<number> {
+  const out = path.resolve(a.out ?? (a.runDirs.length ? path.join(a.runDirs[0], 'report') : 'report'))
+  const judge = await judgeFromArgs(a, out)
   if (a.multitask) {
     if (a.runDirs.length || a.qa) throw new PipelineError('E_USAGE', '--multitask scores its own file; give it without run directories or --qa')
     return scoreMultitaskCommand({ file: a.multitask, out: a.out, stdout: a.stdout, signal: a.signal })
   }
-  const report = await buildReport(a)
-  const out = path.resolve(a.out ?? (a.runDirs.length ? path.join(a.runDirs[0], 'report') : 'report'))
+  const report = await buildReport(judge ? { ...a, judge: judge.hook } : a)
   const md = reportMarkdown(report)
   await mkdir(out, { recursive: true })
   await writeFile(path.join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n')
@@ -57,6 +64,7 @@ export async function scoreCommand(a: ScoreArgs): Promise<number> {
   const { writeReport } = await import('../report/html-write.ts')
   const html = await writeReport(out, reportView(report))
   a.stdout.write(`${md}\nwrote ${path.join(out, 'report.json')}, report.md, index.html and ${html.charts.length} chart PNGs\n`)
+  if (judge) a.stdout.write(judge.summary())
   return 0
 }
 
@@ -93,6 +101,6 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
     title, tool: TOOL, sources, systemSources: collected.systemSources,
     seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
     vocabularySize: vocabulary.length, f1Bio: a.f1Bio?.signature, scoreGpt: a.judge?.signature,
-    problems: [...problems, ...collected.problems],
+    problems: [...problems, ...collected.problems, ...judgeProblems(collected.items)],
   })
 }

@@ -43,7 +43,8 @@ export function reportSignatures(s: SignatureSettings): Record<MetricKey | 'boot
     corpusBleu4: `${bleuSignature({ maxOrder: 4, effectiveOrder: false })}|corpus`,
     rougeL: `${rougeSignature(s.rouge)}|f|avg:mean|scale:100`,
     f1Bio: `f1-bio|${s.f1Bio}|avg:mean|scale:100`,
-    scoreGpt: `score-gpt|${s.scoreGpt}|avg:mean|judge-errors:excluded`,
+    // The judge's own signature already names the metric (src/models/judge.ts judgeSignatureFor).
+    scoreGpt: `${s.scoreGpt.startsWith('score-gpt|') ? s.scoreGpt : `score-gpt|${s.scoreGpt}`}|avg:mean|judge-errors:excluded`,
     bootstrap: bootstrapSignature({ seed: s.seed, resamples: s.resamples, level: s.level }, 'case'),
     mcnemar: `${mcnemarSignature({ exact: s.exactMcnemar })}|items:both-read|unparsed:wrong`,
     winRate: `${winRateSignature({ lowerIsBetter: s.lowerIsBetter })}|contest:task`,
