@@ -34,6 +34,7 @@ import type { ItemScore } from '../src/report/score-types.ts'
 import { hasTextMetrics, taskKind } from '../src/report/task-metrics.ts'
 import { DEFAULT_VOCABULARY } from '../src/qa/vocabulary.ts'
 import { TEST_VOCAB, tinyBertOnnx, tinyBertWeights } from '../test/metrics/bertscore-tiny-onnx.ts'
+import { floatTensor, pbBytes, pbInt, pbMsg, pbStr, valueInfo } from '../test/helpers/onnx-proto.ts'
 import { buildBundle } from './bench-setup.ts'
 import { measureChild, median } from './measure-child.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
@@ -231,7 +232,7 @@ function bertBaseShapedOnnx(vocab: number, layers = 12, d = 768, heads = 12, ff 
     const data = new Float32Array(dims.reduce((a, b) => a * b, 1))
     if (fill !== undefined) data.fill(fill)
     else for (let i = 0; i < data.length; i++) data[i] = ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 0.0693
-    inits.push(pbMsg([...dims.map((x) => pbInt(1, x)), pbInt(2, 1), pbStr(8, name), pbBytes(9, new Uint8Array(data.buffer))]))
+    inits.push(floatTensor(name, dims, data))
     return name
   }
   const ints = (name: string, values: number[], scalar = false) => {
@@ -266,7 +267,6 @@ function bertBaseShapedOnnx(vocab: number, layers = 12, d = 768, heads = 12, ff 
     x = layerNorm(node('Add', [dense(gelu, `l${l}.ff2`, ff, d), x1]), `l${l}.ln2`)
   }
   node('Identity', [x], [], 'last_hidden_state')
-  const valueInfo = (name: string, elem: number, shape: (string | number)[]) => pbMsg([pbStr(1, name), pbBytes(2, pbMsg([pbBytes(1, pbMsg([pbInt(1, elem), pbBytes(2, pbMsg(shape.map((s) => pbBytes(1, pbMsg([typeof s === 'number' ? pbInt(1, s) : pbStr(2, s)])))))]))]))])
   const graph = pbMsg([
     ...nodes.map((n) => pbBytes(1, n)), pbStr(2, 'bert_base_shaped'), ...inits.map((t) => pbBytes(5, t)),
     ...['input_ids', 'attention_mask', 'token_type_ids'].map((n) => pbBytes(11, valueInfo(n, 7, ['batch', 'seq']))),
@@ -275,35 +275,6 @@ function bertBaseShapedOnnx(vocab: number, layers = 12, d = 768, heads = 12, ff 
   return pbMsg([pbInt(1, 8), pbStr(2, 'holter-pipeline bench'), pbBytes(7, graph), pbBytes(8, pbMsg([pbStr(1, ''), pbInt(2, 17)]))])
 }
 
-// Protobuf wire format: a field is a varint key (number << 3 | wire type) and its value.
-function pbVarint(v: number | bigint): number[] {
-  let x = BigInt.asUintN(64, BigInt(v))
-  const out: number[] = []
-  do {
-    const b = Number(x & 0x7fn)
-    x >>= 7n
-    out.push(x ? b | 0x80 : b)
-  } while (x)
-  return out
-}
-function pbInt(field: number, v: number): Uint8Array {
-  return Uint8Array.from([...pbVarint(field << 3), ...pbVarint(v)])
-}
-function pbBytes(field: number, payload: Uint8Array): Uint8Array {
-  return pbMsg([Uint8Array.from([...pbVarint((field << 3) | 2), ...pbVarint(payload.length)]), payload])
-}
-function pbStr(field: number, s: string): Uint8Array {
-  return pbBytes(field, new TextEncoder().encode(s))
-}
-function pbMsg(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 /**
  * A vocab.txt of `size` tokens for lower-cased text, written from `texts` so WordPiece splits them

@@ -6,6 +6,7 @@
 // so a token's output depends on the other (unmasked) tokens, like a contextual encoder.
 // `tinyBertReference` computes the same in plain JS to check what onnxruntime returns.
 // Protobuf field numbers are those of onnx/onnx.proto (IR version 8, opset 13).
+import { floatTensor, pbBytes, pbInt, pbMsg, pbStr, valueInfo } from '../helpers/onnx-proto.ts'
 
 /** A small vocab.txt (text) for the tokenizer and the tiny model's tests. */
 export const TEST_VOCAB = [
@@ -35,36 +36,36 @@ export function tinyBertWeights(vocab: number, dims: number, seed = 7): TinyBert
 export function tinyBertOnnx(w: TinyBertWeights): Uint8Array {
   const d = w.dims
   const node = (op: string, inputs: string[], outputs: string[], attrs: Uint8Array[] = []) =>
-    msg([...inputs.map((x) => str(1, x)), ...outputs.map((x) => str(2, x)), str(3, outputs[0]), str(4, op), ...attrs.map((a) => bytes(5, a))])
-  const intAttr = (name: string, v: number) => msg([str(1, name), varintField(3, v), varintField(20, 2)])
-  const graph = msg([
-    bytes(1, node('Gather', ['word_table', 'input_ids'], ['word_emb'])),
-    bytes(1, node('Gather', ['type_table', 'token_type_ids'], ['type_emb'])),
-    bytes(1, node('Add', ['word_emb', 'type_emb'], ['embeddings'])),
-    bytes(1, node('Cast', ['attention_mask'], ['mask_f'], [intAttr('to', 1)])),
-    bytes(1, node('Unsqueeze', ['mask_f', 'axis_last'], ['mask3'])),
-    bytes(1, node('Mul', ['embeddings', 'mask3'], ['masked'])),
-    bytes(1, node('ReduceSum', ['masked', 'axis_seq'], ['sum'], [intAttr('keepdims', 1)])),
-    bytes(1, node('ReduceSum', ['mask3', 'axis_seq'], ['count'], [intAttr('keepdims', 1)])),
-    bytes(1, node('Div', ['sum', 'count'], ['context'])),
-    bytes(1, node('MatMul', ['embeddings', 'w1'], ['own'])),
-    bytes(1, node('MatMul', ['context', 'w2'], ['ctx'])),
-    bytes(1, node('Add', ['own', 'ctx'], ['mixed'])),
-    bytes(1, node('Add', ['mixed', 'bias'], ['pre'])),
-    bytes(1, node('Tanh', ['pre'], ['last_hidden_state'])),
-    str(2, 'tiny_bert'),
-    bytes(5, floatTensor('word_table', [w.vocab, d], w.word)),
-    bytes(5, floatTensor('type_table', [2, d], w.type)),
-    bytes(5, floatTensor('w1', [d, d], w.w1)),
-    bytes(5, floatTensor('w2', [d, d], w.w2)),
-    bytes(5, floatTensor('bias', [d], w.bias)),
-    bytes(5, int64Tensor('axis_last', [-1])),
-    bytes(5, int64Tensor('axis_seq', [1])),
-    ...['input_ids', 'attention_mask', 'token_type_ids'].map((n) => bytes(11, valueInfo(n, 7, ['batch', 'seq']))),
-    bytes(12, valueInfo('last_hidden_state', 1, ['batch', 'seq', d])),
-    bytes(12, valueInfo('embeddings', 1, ['batch', 'seq', d])),
+    pbMsg([...inputs.map((x) => pbStr(1, x)), ...outputs.map((x) => pbStr(2, x)), pbStr(3, outputs[0]), pbStr(4, op), ...attrs.map((a) => pbBytes(5, a))])
+  const intAttr = (name: string, v: number) => pbMsg([pbStr(1, name), pbInt(3, v), pbInt(20, 2)])
+  const graph = pbMsg([
+    pbBytes(1, node('Gather', ['word_table', 'input_ids'], ['word_emb'])),
+    pbBytes(1, node('Gather', ['type_table', 'token_type_ids'], ['type_emb'])),
+    pbBytes(1, node('Add', ['word_emb', 'type_emb'], ['embeddings'])),
+    pbBytes(1, node('Cast', ['attention_mask'], ['mask_f'], [intAttr('to', 1)])),
+    pbBytes(1, node('Unsqueeze', ['mask_f', 'axis_last'], ['mask3'])),
+    pbBytes(1, node('Mul', ['embeddings', 'mask3'], ['masked'])),
+    pbBytes(1, node('ReduceSum', ['masked', 'axis_seq'], ['sum'], [intAttr('keepdims', 1)])),
+    pbBytes(1, node('ReduceSum', ['mask3', 'axis_seq'], ['count'], [intAttr('keepdims', 1)])),
+    pbBytes(1, node('Div', ['sum', 'count'], ['context'])),
+    pbBytes(1, node('MatMul', ['embeddings', 'w1'], ['own'])),
+    pbBytes(1, node('MatMul', ['context', 'w2'], ['ctx'])),
+    pbBytes(1, node('Add', ['own', 'ctx'], ['mixed'])),
+    pbBytes(1, node('Add', ['mixed', 'bias'], ['pre'])),
+    pbBytes(1, node('Tanh', ['pre'], ['last_hidden_state'])),
+    pbStr(2, 'tiny_bert'),
+    pbBytes(5, floatTensor('word_table', [w.vocab, d], w.word)),
+    pbBytes(5, floatTensor('type_table', [2, d], w.type)),
+    pbBytes(5, floatTensor('w1', [d, d], w.w1)),
+    pbBytes(5, floatTensor('w2', [d, d], w.w2)),
+    pbBytes(5, floatTensor('bias', [d], w.bias)),
+    pbBytes(5, int64Tensor('axis_last', [-1])),
+    pbBytes(5, int64Tensor('axis_seq', [1])),
+    ...['input_ids', 'attention_mask', 'token_type_ids'].map((n) => pbBytes(11, valueInfo(n, 7, ['batch', 'seq']))),
+    pbBytes(12, valueInfo('last_hidden_state', 1, ['batch', 'seq', d])),
+    pbBytes(12, valueInfo('embeddings', 1, ['batch', 'seq', d])),
   ])
-  return msg([varintField(1, 8), str(2, 'holter-pipeline test'), bytes(7, graph), bytes(8, msg([str(1, ''), varintField(2, 13)]))])
+  return pbMsg([pbInt(1, 8), pbStr(2, 'holter-pipeline test'), pbBytes(7, graph), pbBytes(8, pbMsg([pbStr(1, ''), pbInt(2, 13)]))])
 }
 
 /** What the model computes, in plain JS (float64), for one unpadded sequence. */
@@ -87,48 +88,7 @@ export function tinyBertReference(w: TinyBertWeights, ids: ArrayLike<number>, la
   return out
 }
 
-function floatTensor(name: string, dims: number[], data: Float32Array): Uint8Array {
-  const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength) // little-endian, as ONNX wants
-  return msg([...dims.map((x) => varintField(1, x)), varintField(2, 1), str(8, name), bytes(9, raw)])
-}
-
 function int64Tensor(name: string, values: number[]): Uint8Array {
   const raw = new Uint8Array(new BigInt64Array(values.map(BigInt)).buffer)
-  return msg([varintField(1, values.length), varintField(2, 7), str(8, name), bytes(9, raw)])
-}
-
-function valueInfo(name: string, elemType: number, shape: Array<string | number>): Uint8Array {
-  const dims = shape.map((x) => bytes(1, msg([typeof x === 'number' ? varintField(1, x) : str(2, x)])))
-  const tensorType = msg([varintField(1, elemType), bytes(2, msg(dims))])
-  return msg([str(1, name), bytes(2, msg([bytes(1, tensorType)]))])
-}
-
-// Protobuf wire format: a field is a varint key (number << 3 | wire type) and its value.
-function varint(v: number | bigint): number[] {
-  let x = BigInt.asUintN(64, BigInt(v))
-  const out: number[] = []
-  do {
-    const b = Number(x & 0x7fn)
-    x >>= 7n
-    out.push(x ? b | 0x80 : b)
-  } while (x)
-  return out
-}
-function varintField(field: number, v: number): Uint8Array {
-  return Uint8Array.from([...varint(field << 3), ...varint(v)])
-}
-function bytes(field: number, payload: Uint8Array): Uint8Array {
-  return msg([Uint8Array.from([...varint((field << 3) | 2), ...varint(payload.length)]), payload])
-}
-function str(field: number, s: string): Uint8Array {
-  return bytes(field, new TextEncoder().encode(s))
-}
-function msg(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return pbMsg([pbInt(1, values.length), pbInt(2, 7), pbStr(8, name), pbBytes(9, raw)])
 }
