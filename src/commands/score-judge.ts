@@ -6,12 +6,9 @@
 // every reply already paid for; a run's cache folder may be named to share it), the model's own
 // limiter (concurrency, rpm, tpm) and its key from apiKeyEnv, read before anything is scored.
 // A judge failure is the item's `judgeError` (score-hooks.ts), counted in the report's problems.
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { LineCounter, parseDocument, type Node } from 'yaml'
-import { formatPath, lineOf, type Segments } from '../config/yaml-lines.ts'
+import { readYamlFile, type YamlProblem } from '../config/yaml-file.ts'
 import { PipelineError } from '../core/errors.ts'
-import { problemsError, z } from '../core/stage-options.ts'
 import { createJudge, judgeSignatureFor } from '../models/judge.ts'
 import { apiModelSchema, type ApiModelConfig } from '../models/model-config.ts'
 import type { ScoreReport } from '../report/report-types.ts'
@@ -56,6 +53,7 @@ export async function createScoreJudge(file: string, o: { cacheDir: string; sign
   })
   const hook: JudgeHook = {
     signature: judgeSignatureFor(model),
+    concurrency: model.concurrency,
     async score(item) {
       const r = await judge({ taskType: item.task, candidate: item.answer, reference: item.reference })
       return 'error' in r ? { error: `${r.error.code}: ${r.error.message}` } : { score: r.mean }
@@ -67,61 +65,13 @@ export async function createScoreJudge(file: string, o: { cacheDir: string; sign
 }
 
 /** The judge model of a YAML file, validated by apiModelSchema; problems name the file, key and line. */
-export async function readJudgeConfig(file: string): Promise<ApiModelConfig> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (cause) {
-    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT'
-    throw new PipelineError(missing ? 'E_FILE_MISSING' : 'E_IO', missing ? `judge file not found; give a YAML file of one openai-compatible model (${EXAMPLE})` : `cannot read judge file: ${(cause as Error).message}`, { file, field: 'judge' }, { cause })
-  }
-  const lines = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
-  if (doc.errors.length > 0) {
-    const pos = lines.linePos(doc.errors[0].pos[0])
-    throw new PipelineError('E_CONFIG_YAML', `invalid YAML at line ${pos.line}, column ${pos.col}: ${doc.errors[0].message.split('\n')[0]}`, { file, line: pos.line })
-  }
-  const raw = doc.toJS() as unknown
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new PipelineError('E_CONFIG_VALUE', `expected one model as a mapping (name, kind: openai-compatible, baseURL, model...), found ${raw === null || raw === undefined ? 'an empty file' : JSON.stringify(raw).slice(0, 60)}; see ${EXAMPLE}`, { file, yamlPath: '(top level)' })
-  }
-  const lineAt = (segs: Segments) => lineOf(doc.contents as Node | null, segs, lines)
-  const parsed = apiModelSchema.safeParse(raw, { reportInput: true })
-  const problems = parsed.success ? judgeProblemsOf(parsed.data) : parsed.error.issues.flatMap((issue) => issueProblem(issue))
-  if (problems.length) throw problemsError(file, problems.map((p) => new PipelineError(p.code, p.message, { file, yamlPath: formatPath(p.at) || '(top level)', line: lineAt(p.at) })))
-  return parsed.data!
-}
-
-interface Problem { code: 'E_CONFIG_KEY' | 'E_CONFIG_VALUE'; message: string; at: Segments }
-
-// A zod issue in the file's terms: one problem per unknown key (each at its own line).
-function issueProblem(issue: z.core.$ZodIssue): Problem[] {
-  const at = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))
-  const input = (issue as { input?: unknown }).input
-  if (issue.code === 'unrecognized_keys') {
-    const allowed = keysAt(at).join(', ')
-    return issue.keys.map((key) => ({ code: 'E_CONFIG_KEY', message: `unknown key "${key}"; allowed keys here: ${allowed}`, at: [...at, key] }))
-  }
-  if (issue.code === 'invalid_type' && input === undefined) return [{ code: 'E_CONFIG_VALUE', message: `required ${issue.expected} is missing`, at }]
-  const found = input === undefined ? '' : `, found ${JSON.stringify(input)}`
-  return [{ code: 'E_CONFIG_VALUE', message: `${issue.message}${found}`, at }]
-}
-
-// The keys apiModelSchema allows at a path of the file (its objects, through optionals and defaults).
-function keysAt(segs: Segments): string[] {
-  const shapeOf = (s: unknown): Record<string, unknown> | undefined => {
-    let cur = s
-    while (cur instanceof z.ZodOptional || cur instanceof z.ZodDefault) cur = cur.unwrap()
-    return cur instanceof z.ZodObject ? cur.shape : undefined
-  }
-  let schema: unknown = apiModelSchema
-  for (const seg of segs) schema = shapeOf(schema)?.[seg]
-  return Object.keys(shapeOf(schema) ?? {})
+export function readJudgeConfig(file: string): Promise<ApiModelConfig> {
+  return readYamlFile(file, { schema: apiModelSchema, what: 'judge file', hint: `a YAML file of one openai-compatible model (${EXAMPLE})`, check: judgeProblemsOf })
 }
 
 // What a valid model config cannot mean for a judge, which reads text and scores every report item.
-function judgeProblemsOf(m: ApiModelConfig): Problem[] {
-  const problems: Problem[] = []
+function judgeProblemsOf(m: ApiModelConfig): YamlProblem[] {
+  const problems: YamlProblem[] = []
   if (m.only) problems.push({ code: 'E_CONFIG_VALUE', message: 'a judge scores every report answer: "only" does not apply to it; remove it', at: ['only'] })
   if (m.modality !== 'text') problems.push({ code: 'E_CONFIG_VALUE', message: `a judge reads the two reports as text: expected modality text (or none), found ${JSON.stringify(m.modality)}`, at: ['modality'] })
   return problems

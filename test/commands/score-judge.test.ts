@@ -168,7 +168,8 @@ describe('pipeline score --judge', () => {
       return undefined
     })
     try {
-      const flaky = judgeFile('flaky-judge', { retries: 1, backoff: { minMs: 0, maxMs: 0 } })
+      // One at a time, so the server's replies reach the items in a known order.
+      const flaky = judgeFile('flaky-judge', { retries: 1, backoff: { minMs: 0, maxMs: 0 }, concurrency: 1 })
       const badOut = path.join(dir, 'report-flaky')
       const r = await cli(run, '--judge', flaky, '--out', badOut, '--resamples', '100')
       expect(r.code).toBe(0)

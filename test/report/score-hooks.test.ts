@@ -35,4 +35,45 @@ describe('applyScoreHooks', () => {
     expect(r.settings.f1Bio).toBe('bertscore:test|L1')
     expect(r.winRates.metricByTask.report_general_summary).toBe('scoreGpt')
   })
+
+  it('gives F1-Bio each task\'s references (one per item) before its pairs, and a task\'s pairs item by item', async () => {
+    const items = [
+      item('report_general_summary', 2), item('open_diagnosis', 1), item('report_general_summary', 1),
+      item('report_general_summary', 2, { model: 'other' }), item('report_general_summary', 1, { model: 'other' }),
+    ]
+    const calls: string[] = []
+    const hooks: ScoreHooks = {
+      f1Bio: {
+        signature: 's',
+        prepare: async (refs) => void calls.push(`prepare ${refs.join(',')}`),
+        score: async (pairs) => {
+          calls.push(`score ${pairs.map((p) => p.ref).join(',')}`)
+          return pairs.map(() => 1)
+        },
+      },
+    }
+    await applyScoreHooks(items, new Map(), hooks)
+    expect(calls).toEqual(['prepare reference 1,reference 2', 'score reference 1,reference 1,reference 2,reference 2', 'prepare reference 1', 'score reference 1'])
+    expect(items.every((i) => i.f1Bio === 100)).toBe(true)
+  })
+
+  it('judges up to the hook\'s concurrency at once, and one report at a time without it', async () => {
+    const items = Array.from({ length: 7 }, (_, n) => item('report_general_summary', n))
+    for (const [concurrency, most] of [[3, 3], [undefined, 1]] as const) {
+      let inFlight = 0
+      let peak = 0
+      const judge = {
+        signature: 'j', concurrency,
+        score: async () => {
+          peak = Math.max(peak, ++inFlight)
+          await new Promise((r) => setTimeout(r, 5))
+          inFlight--
+          return { score: 50 }
+        },
+      }
+      await applyScoreHooks(items, new Map(), { judge })
+      expect(peak).toBe(most)
+      expect(items.every((i) => i.scoreGpt === 50)).toBe(true)
+    }
+  })
 })
