@@ -12,10 +12,10 @@
 // record's QA items; each size's run is the shortest prefix of that record list whose items x 4
 // models reach the size (every baseline answers every item). Each size is then scored by
 // `pipeline score <run> --compare holter-dsp:random` as a child (the bundle), rounds interleaved.
-// F1-Bio: the scorer's own hook loop (applyScoreHooks, batches of 256 pairs) over the open and
-// report items of the smallest run, with an F1BioHook written here (src has none yet): both
-// sides embedded by createBertEmbedder (onnxruntime-node, BERTSCORE_ORT may name a copy), each
-// pair matched by bertscoreMatch, no idf.
+// F1-Bio: the scorer's own hook loop (applyScoreHooks, batches of 64 pairs of one task, item by
+// item) over the open and report items of the smallest run, with the hook `--f1-bio` uses
+// (f1BioHook: each distinct text of a batch embedded once by createBertEmbedder in
+// length-sorted batches, onnxruntime-node, BERTSCORE_ORT may name a copy), no idf.
 //
 //   npx tsx bench/score.ts [--runs 3] [--sizes 10000,25000,50000] [--records 2] [--pairs 2000] [--base-pairs 64] [--no-base]
 import { execFileSync } from 'node:child_process'
@@ -26,7 +26,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadRun } from '../src/commands/score-runs.ts'
-import { bertscoreMatch } from '../src/metrics/bertscore-match.ts'
+import { f1BioHook } from '../src/commands/score-f1bio.ts'
 import { createBertEmbedder, type BertEmbedder, type OrtModule } from '../src/metrics/bertscore-model.ts'
 import { collectScores } from '../src/report/collect-scores.ts'
 import { applyScoreHooks, type F1BioHook } from '../src/report/score-hooks.ts'
@@ -141,23 +141,21 @@ async function measureScore(r: SizeRun, into: Scored): Promise<string> {
   return `${r.predictions} predictions: ${m.wallSec.toFixed(2)} s, CPU ${m.cpuSec.toFixed(2)} s, peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB`
 }
 
-// F1-Bio as `pipeline score` would run it: an F1BioHook over an embedder, no idf, pair by pair.
-function createF1BioHook(embedder: BertEmbedder, model: string, timing: { embed: number; match: number; tokens: number; texts: number }): F1BioHook {
-  return {
-    signature: `bertscore:${model}|no-idf|raw`,
-    async score(pairs, signal) {
-      let t = performance.now()
-      const hyp = await embedder.embed(pairs.map((p) => p.hyp), signal)
-      const ref = await embedder.embed(pairs.map((p) => p.ref), signal)
+// F1-Bio as `pipeline score --f1-bio` runs it (f1BioHook: each text of a batch embedded once,
+// no idf), with the embedder's time measured apart from the matching.
+function timedHook(embedder: BertEmbedder, model: string, timing: { embed: number; tokens: number; texts: number }): F1BioHook {
+  const timed: BertEmbedder = {
+    ...embedder,
+    async embed(texts, signal) {
+      const t = performance.now()
+      const out = await embedder.embed(texts, signal)
       timing.embed += performance.now() - t
-      t = performance.now()
-      const f1 = pairs.map((_, k) => bertscoreMatch(hyp[k].embeddings, ref[k].embeddings).f1)
-      timing.match += performance.now() - t
-      for (const e of [...hyp, ...ref]) timing.tokens += e.tokens.length
-      timing.texts += hyp.length + ref.length
-      return f1
+      for (const e of out) timing.tokens += e.tokens.length
+      timing.texts += out.length
+      return out
     },
   }
+  return f1BioHook(timed, { onnx: model, vocab: '', name: model, layer: 12, lowerCase: true, idf: false, output: 'last_hidden_state', undefinedAs: 'nan', batchSize: 16, maxLength: 512, sha256: '0'.repeat(64) })
 }
 
 interface F1Row { model: string; tier: string; pairs: number; rate: number[]; embedShare: number[]; tokens: number; words: number }
@@ -169,17 +167,18 @@ async function measureF1Bio(model: string, make: () => Promise<BertEmbedder>, ti
   for (let round = 1; round <= runs; round++) {
     const embedder = await make()
     try {
-      const timing = { embed: 0, match: 0, tokens: 0, texts: 0 }
+      const timing = { embed: 0, tokens: 0, texts: 0 }
       const copy = items.map((i) => ({ ...i }))
       const t = performance.now()
-      await applyScoreHooks(copy, qa, { f1Bio: createF1BioHook(embedder, model, timing) })
+      await applyScoreHooks(copy, qa, { f1Bio: timedHook(embedder, model, timing) })
       const sec = (performance.now() - t) / 1000
+      const matchMs = sec * 1000 - timing.embed
       if (copy.some((i) => i.f1Bio === undefined && i.hyp.trim() && i.ref.trim())) throw new Error(`${model}: F1-Bio missing on a pair of two non-empty texts`)
       row.rate.push(items.length / sec)
-      row.embedShare.push(timing.embed / (timing.embed + timing.match))
+      row.embedShare.push(timing.embed / (timing.embed + matchMs))
       row.tokens = timing.tokens / timing.texts
       row.words = words / (2 * items.length)
-      log(`F1-Bio ${model} ${tier} round ${round}: ${items.length} pairs in ${sec.toFixed(2)} s = ${(items.length / sec).toFixed(1)} pairs/s (embedding ${(100 * timing.embed / (timing.embed + timing.match)).toFixed(0)} %), ${row.tokens.toFixed(0)} tokens a text`)
+      log(`F1-Bio ${model} ${tier} round ${round}: ${items.length} pairs in ${sec.toFixed(2)} s = ${(items.length / sec).toFixed(1)} pairs/s (embedding ${(100 * timing.embed / (sec * 1000)).toFixed(0)} %), ${timing.texts} texts embedded, ${row.tokens.toFixed(0)} tokens a text`)
     } finally {
       await embedder.close()
     }
@@ -190,7 +189,7 @@ async function measureF1Bio(model: string, make: () => Promise<BertEmbedder>, ti
 async function f1BioRows(run: SizeRun): Promise<{ rows: F1Row[]; note: string }> {
   const ortPath = process.env.BERTSCORE_ORT ?? 'onnxruntime-node'
   const ort = (await import(ortPath).catch(() => undefined)) as OrtModule | undefined
-  if (!ort) return { rows: [], note: `F1-Bio: not measured, onnxruntime-node could not be loaded (${ortPath}); install it (ONNXRUNTIME_NODE_INSTALL=skip npm i onnxruntime-node@1.30.0) or set BERTSCORE_ORT to its entry file.` }
+  if (!ort) return { rows: [], note: `F1-Bio: not measured, onnxruntime-node could not be loaded (${ortPath}); install it (ONNXRUNTIME_NODE_INSTALL=skip npm i --no-save -E onnxruntime-node@1.30.0) or set BERTSCORE_ORT to its entry file.` }
   const loaded = await loadRun(run.dir)
   const collected = collectScores([{ source: loaded.dir, qa: loaded.qa, predictions: loaded.predictions }], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name) })
   const text = collected.items.filter((i) => i.text !== undefined && hasTextMetrics(i.task))
@@ -210,7 +209,7 @@ async function f1BioRows(run: SizeRun): Promise<{ rows: F1Row[]; note: string }>
     }
     for (const [tier, items] of tiers) rows.push(await measureF1Bio('BERT-base shape, random weights (12 x 768, 110 M parameters)', () => createBertEmbedder({ model: file, vocabFile, lowerCase: true, ort }), tier, items.slice(0, Number(args['base-pairs'])), collected.qa))
   }
-  return { rows, note: `F1-Bio: the open and report items of the ${run.predictions} run (${tiers.map(([t, i]) => `${i.length} ${t} pairs`).join(', ')}), the first --pairs (tiny) or --base-pairs (BERT-base shape) of each, through applyScoreHooks (batches of 256 pairs; createBertEmbedder's batches of 16 texts, padded) with onnxruntime-node ${(ort as unknown as { env?: { versions?: { common?: string } } }).env?.versions?.common ?? ''} from ${ortPath} on its default threads; pairs/s includes tokenizing, embedding both sides and matching. The BERT-base-shaped model has BERT-base's graph (embeddings + LayerNorm, 12 layers of 12-head self-attention and a 3,072 GELU feed-forward, post-LayerNorm) and size with seeded random weights (its F1 values mean nothing; its time is BERT-base's), and a vocab.txt written from the texts (whole words up to 7 characters, longer words and numbers in 3-character pieces), so tokens per text approximate a real cased vocabulary's. A real BioBERT cannot be downloaded here.` }
+  return { rows, note: `F1-Bio: the open and report items of the ${run.predictions} run (${tiers.map(([t, i]) => `${i.length} ${t} pairs`).join(', ')}), the first --pairs (tiny) or --base-pairs (BERT-base shape) of each, through applyScoreHooks and f1BioHook (batches of 64 pairs of one task, ordered by item, each distinct text embedded once; createBertEmbedder's batches of 16 texts sorted by length, padded) with onnxruntime-node ${(ort as unknown as { env?: { versions?: { common?: string } } }).env?.versions?.common ?? ''} from ${ortPath} on its default threads; pairs/s includes tokenizing, embedding and matching. The BERT-base-shaped model has BERT-base's graph (embeddings + LayerNorm, 12 layers of 12-head self-attention and a 3,072 GELU feed-forward, post-LayerNorm) and size with seeded random weights (its F1 values mean nothing; its time is BERT-base's), and a vocab.txt written from the texts (whole words up to 7 characters, longer words and numbers in 3-character pieces), so tokens per text approximate a real cased vocabulary's. A real BioBERT cannot be downloaded here.` }
 }
 
 // A model of BERT-base's shape and size as ONNX bytes (opset 17), seeded random weights

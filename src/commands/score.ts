@@ -3,7 +3,7 @@
 // ScoreReport, src/report/report-types.ts), report.md and the HTML report to --out and prints the markdown;
 // --multitask scores the ECG multi-task benchmark instead (score-multitask.ts). The pipeline:
 //   load -> per-item scores (collect-scores.ts) -> hooks (F1-Bio, ScoreGPT; score-hooks.ts;
-//        the judge of --judge: score-judge.ts)
+//        the model of --f1-bio: score-f1bio.ts; the judge of --judge: score-judge.ts)
 //        -> aggregate.ts -> markdown.ts, and report.json as is.
 // index.html and charts/*.png are rendered from the report's view (view.ts) by html-write.ts.
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -16,8 +16,11 @@ import { collectScores, type PredictionSet } from '../report/collect-scores.ts'
 import { reportMarkdown } from '../report/markdown.ts'
 import { reportView } from '../report/view.ts'
 import { PUBLIC_EVENT_NAMES } from '../report/public-gold.ts'
+import type { RougeOptions } from '../metrics/rouge-l.ts'
+import type { TiePolicy } from '../metrics/win-rate.ts'
 import type { ScoreReport } from '../report/report-types.ts'
 import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score-hooks.ts'
+import { createScoreF1Bio } from './score-f1bio.ts'
 import { judgeFromArgs, judgeProblems } from './score-judge.ts'
 import { loadQaPredictions } from './score-qa.ts'
 import { loadRun } from './score-runs.ts'
@@ -36,6 +39,12 @@ export interface ScoreArgs {
   seed: number
   resamples?: number
   samplesPerTask?: number
+  /** Timestamp F1's tolerance in ms (default 150). */
+  toleranceMs?: number
+  rouge?: RougeOptions
+  /** McNemar's exact binomial test (default) or chi-square with continuity correction. */
+  exactMcnemar?: boolean
+  winRateTies?: TiePolicy
   /** ScoreGPT's LLM judge (src/models/judge*.ts); without one ScoreGPT is "not computed". */
   judge?: JudgeHook
   /** --judge: a YAML file of one openai-compatible model (score-judge.ts), made into `judge`. */
@@ -44,6 +53,8 @@ export interface ScoreArgs {
   judgeCache?: string
   /** F1-Bio's embedder (src/metrics/bertscore-*.ts); without one F1-Bio is "unavailable". */
   f1Bio?: F1BioHook
+  /** --f1-bio: an exported model folder or a YAML file naming one (score-f1bio.ts), made into `f1Bio`. */
+  f1BioPath?: string
   stdout: NodeJS.WritableStream
   signal?: AbortSignal
 }
@@ -51,12 +62,19 @@ export interface ScoreArgs {
 /** Scores, writes the report and prints it; resolves with the exit code. */
 export async function scoreCommand(a: ScoreArgs): Promise<number> {
   const out = path.resolve(a.out ?? (a.runDirs.length ? path.join(a.runDirs[0], 'report') : 'report'))
+  if (a.multitask && a.f1BioPath) throw new PipelineError('E_USAGE', '--f1-bio scores open and report answers; --multitask has none: give --f1-bio with run directories or --qa', { field: 'f1-bio' })
   const judge = await judgeFromArgs(a, out)
   if (a.multitask) {
     if (a.runDirs.length || a.qa) throw new PipelineError('E_USAGE', '--multitask scores its own file; give it without run directories or --qa')
     return scoreMultitaskCommand({ file: a.multitask, out: a.out, stdout: a.stdout, signal: a.signal })
   }
-  const report = await buildReport(judge ? { ...a, judge: judge.hook } : a)
+  const f1Bio = a.f1BioPath ? await createScoreF1Bio(a.f1BioPath) : undefined
+  let report: ScoreReport
+  try {
+    report = await buildReport({ ...a, ...(judge ? { judge: judge.hook } : {}), ...(f1Bio ? { f1Bio: f1Bio.hook } : {}) })
+  } finally {
+    await f1Bio?.close()
+  }
   const md = reportMarkdown(report)
   await mkdir(out, { recursive: true })
   await writeFile(path.join(out, 'report.json'), JSON.stringify(report, null, 2) + '\n')
@@ -64,6 +82,7 @@ export async function scoreCommand(a: ScoreArgs): Promise<number> {
   const { writeReport } = await import('../report/html-write.ts')
   const html = await writeReport(out, reportView(report))
   a.stdout.write(`${md}\nwrote ${path.join(out, 'report.json')}, report.md, index.html and ${html.charts.length} chart PNGs\n`)
+  if (f1Bio) a.stdout.write(`F1-Bio with ${f1Bio.settings.name} (layer ${f1Bio.settings.layer}${f1Bio.settings.idf ? ', idf' : ''}${f1Bio.settings.baseline ? ', rescaled' : ''}) from ${f1Bio.settings.onnx}\n`)
   if (judge) a.stdout.write(judge.summary())
   return 0
 }
@@ -95,11 +114,12 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
     sources = { runs: sets.map((s) => s.source) }
     title = `Scores of ${sets.map((s) => path.basename(s.source)).join(', ')}`
   }
-  const collected = collectScores(sets, { vocabulary })
+  const collected = collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge })
   if (a.judge || a.f1Bio) await applyScoreHooks(collected.items, collected.qa, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
   return aggregate(collected.items, collected.qa, {
     title, tool: TOOL, sources, systemSources: collected.systemSources,
     seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
+    toleranceMs: a.toleranceMs, rouge: a.rouge, exactMcnemar: a.exactMcnemar, winRateTies: a.winRateTies,
     vocabularySize: vocabulary.length, f1Bio: a.f1Bio?.signature, scoreGpt: a.judge?.signature,
     problems: [...problems, ...collected.problems, ...judgeProblems(collected.items)],
   })

@@ -5,7 +5,9 @@
 // `last_hidden_state`, or export all hidden states and name the output to read.
 // onnxruntime-node is loaded lazily (it is large and only F1-Bio needs it); tests may pass
 // their own module. Texts are embedded in padded batches with an attention mask, as
-// bert_score does; each text keeps only its own rows.
+// bert_score does; each text keeps only its own rows. Batches are formed from the texts sorted
+// by token count (bert_score sorts by length too), so a short answer is not padded to a long
+// report's width; results come back in the caller's order.
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'
@@ -44,6 +46,10 @@ export interface EmbeddedText {
 
 export interface BertEmbedder {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<EmbeddedText[]>
+  /** The token ids embed() would give each text (for idf over references), without running the model. */
+  tokenize(texts: readonly string[]): Int32Array[]
+  /** The ids of [CLS] and [SEP], weighted 0 by idf. */
+  specialIds: readonly number[]
   close(): Promise<void>
 }
 
@@ -53,7 +59,7 @@ export async function loadOnnxRuntime(): Promise<OrtModule> {
   try {
     return (await import(name)) as OrtModule
   } catch (cause) {
-    throw new PipelineError('E_CONFIG_VALUE', 'F1-Bio needs onnxruntime-node, which is not installed; run `ONNXRUNTIME_NODE_INSTALL=skip npm i onnxruntime-node@1.30.0` (the skip keeps its installer from fetching GPU files)', { field: 'model' }, { cause })
+    throw new PipelineError('E_CONFIG_VALUE', 'F1-Bio needs onnxruntime-node, which is not installed; run `ONNXRUNTIME_NODE_INSTALL=skip npm i --no-save -E onnxruntime-node@1.30.0` (the skip keeps its installer from fetching GPU files; --no-save leaves package.json as it is)', { field: 'model' }, { cause })
   }
 }
 
@@ -88,10 +94,13 @@ export async function createBertEmbedder(options: BertModelOptions): Promise<Ber
 
   return {
     async embed(texts, signal) {
-      const out: EmbeddedText[] = []
-      for (let start = 0; start < texts.length; start += batchSize) {
+      const encoded = texts.map((t) => tokenizer.encode(t))
+      const order = encoded.map((_, i) => i).sort((a, b) => encoded[a].ids.length - encoded[b].ids.length)
+      const out = new Array<EmbeddedText>(texts.length)
+      for (let start = 0; start < order.length; start += batchSize) {
         signal?.throwIfAborted()
-        const batch = texts.slice(start, start + batchSize).map((t) => tokenizer.encode(t))
+        const at = order.slice(start, start + batchSize)
+        const batch = at.map((i) => encoded[i])
         const width = Math.max(...batch.map((e) => e.ids.length))
         const feeds: Record<string, unknown> = {
           input_ids: int64(batch.map((e) => e.ids), width, tokenizer.ids.pad),
@@ -106,15 +115,17 @@ export async function createBertEmbedder(options: BertModelOptions): Promise<Ber
         batch.forEach((e, b) => {
           const n = e.ids.length
           const vectors = result.data as Float32Array
-          out.push({
+          out[at[b]] = {
             tokens: e.tokens,
             ids: e.ids,
             embeddings: { vectors: vectors.slice(b * seq * dims, (b * seq + n) * dims), dims, special: Uint8Array.from(e.ids, (id) => (id === tokenizer.ids.cls || id === tokenizer.ids.sep ? 1 : 0)) },
-          })
+          }
         })
       }
       return out
     },
+    tokenize: (texts) => texts.map((t) => tokenizer.encode(t).ids),
+    specialIds: [tokenizer.ids.cls, tokenizer.ids.sep],
     close: () => session.release(),
   }
 }

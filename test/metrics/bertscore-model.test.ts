@@ -2,19 +2,18 @@
 // bertscore-tiny-onnx.ts, no Python) and a vocab.txt, run by onnxruntime-node through
 // createBertEmbedder, must give the token vectors the same model computes in plain JS, in
 // padded batches, for the output asked; then bertscoreMatch scores them.
-// onnxruntime-node is optional (see the README); without it this file skips. BERTSCORE_ORT
-// may name another copy of it (a path to its entry file).
+// onnxruntime-node is not a dependency (see the README); without it this file skips, and fails
+// under CI (test/helpers/ort.ts).
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { bertscoreMatch } from '../../src/metrics/bertscore-match.ts'
-import { createBertEmbedder, type OrtModule } from '../../src/metrics/bertscore-model.ts'
+import { createBertEmbedder } from '../../src/metrics/bertscore-model.ts'
+import { describeWithOrt } from '../helpers/ort.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 import { TEST_VOCAB, tinyBertOnnx, tinyBertReference, tinyBertWeights } from './bertscore-tiny-onnx.ts'
 
-const ort = (await import(process.env.BERTSCORE_ORT ?? 'onnxruntime-node').catch(() => undefined)) as OrtModule | undefined
-
-describe.skipIf(!ort)('createBertEmbedder on a tiny ONNX BERT', () => {
+describeWithOrt('createBertEmbedder on a tiny ONNX BERT', (ort) => {
   const dir = tmpDir('bertscore-')
   const vocabFile = path.join(dir, 'vocab.txt')
   writeFileSync(vocabFile, TEST_VOCAB)
