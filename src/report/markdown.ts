@@ -1,7 +1,8 @@
 // report.md of `pipeline score` (issue 15): the tables of the report's view (view.ts) as GitHub
-// markdown, in the paper's order (closed accuracy, open tasks, reports, BLEU, McNemar), then win
-// rates, counts, ScoreMAE parameters and problems, with the signatures last. Sample items and
-// charts are for the HTML report; the markdown says how many there are. Pure.
+// markdown, in the paper's order (closed accuracy, open tasks, reports, BLEU, text versus video
+// when a model was scored in several modalities, McNemar), then win rates, counts, ScoreMAE
+// parameters and problems, with the signatures last. Sample items and charts are for the HTML
+// report; the markdown says how many there are. Pure.
 import type { ScoreReport } from './report-types.ts'
 import { reportSummary, reportView, type Cell, type ViewTable } from './view.ts'
 

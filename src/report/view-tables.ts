@@ -1,6 +1,6 @@
 // The tables of a score report (the paper's Tables 4, 5, 6, 9-10 and 12, plus counts, win rates,
-// ScoreMAE's parameters and problems), as plain captions, columns and rows that both
-// view.ts (HTML) and markdown.ts render. Pure.
+// ScoreMAE's parameters and problems; Table 11 is in view-modalities.ts), as plain captions,
+// columns and rows that both view.ts (HTML) and markdown.ts render. Pure.
 import { metricCell, num, pValue, percent, digitsFor } from './report-format.ts'
 import type { ReportSystem, ScoreReport, TaskRow } from './report-types.ts'
 import { METRIC_LABELS, taskKind, taskMetrics, type MetricKey } from './task-metrics.ts'
@@ -119,6 +119,7 @@ export function problemsTable(r: ScoreReport): ViewTable | null {
   return { caption: 'Problems', columns: ['kind', 'count', 'message', 'examples'], rows: r.problems.map((p) => [p.kind, p.count ?? null, p.message, p.examples?.join('; ') ?? null]) }
 }
 
-function ciLabel(r: ScoreReport): string {
+/** What the brackets of metric cells are, for captions. */
+export function ciLabel(r: ScoreReport): string {
   return `${Math.round(r.settings.bootstrap.level * 100)} % CI, bootstrap over cases`
 }

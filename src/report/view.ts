@@ -15,6 +15,7 @@
 //   - signatures: what each metric computed (key and text), shown after the sections.
 // Pure.
 import { closedTable, openTable, reportTable, bleuTable, mcnemarTable, winRateTable, countsTable, scoreMaeTable, problemsTable, type ViewTable } from './view-tables.ts'
+import { modalityChart, modalityTables } from './view-modalities.ts'
 import type { ScoreReport } from './report-types.ts'
 import { taskKind, type MetricKey } from './task-metrics.ts'
 
@@ -56,7 +57,7 @@ export interface ReportView {
 // The percent-scale metric a task's bar shows.
 const CHART_METRIC: Record<string, MetricKey> = { choice: 'accuracy', count: 'scoreMae', timestamp: 'scoreMae', timestamps: 'timestampF1', labels: 'labelF1', yesno: 'yesNoAccuracy', report: 'rougeL' }
 
-/** The sections of a report (closed, open and report tasks, BLEU, paired tests, win rates, counts, parameters, problems) and its signatures. */
+/** The sections of a report (closed, open and report tasks, BLEU, modalities, paired tests, win rates, counts, parameters, problems) and its signatures. */
 export function reportView(r: ScoreReport): ReportView {
   const tier = (t: string) => taskKind(t) === 'choice' ? 'closed' : taskKind(t) === 'report' ? 'report' : 'open'
   const section = (heading: string, tables: (ViewTable | null)[], charts: (ViewChart | null)[] = [], samples: ViewSample[] = []): ViewSection | null => {
@@ -69,6 +70,7 @@ export function reportView(r: ScoreReport): ReportView {
     section('Open tasks', [openTable(r)], [chart(r, 'open', 'Open tasks: ScoreMAE, timestamp F1, label F1, yes/no accuracy', 'score (0-100)')], samplesOf(r, (t) => tier(t) === 'open')),
     section('Reports', [reportTable(r)], [chart(r, 'report', r.settings.scoreGpt.startsWith('not computed') ? 'Reports: ROUGE-L' : 'Reports: ROUGE-L (ScoreGPT in the table)', 'ROUGE-L F')], samplesOf(r, (t) => tier(t) === 'report')),
     section('BLEU', [bleuTable(r, 1), bleuTable(r, 4)]),
+    section('Modalities', modalityTables(r), [modalityChart(r)]),
     section('Paired tests', [mcnemarTable(r)]),
     section('Win rates', [winRateTable(r)]),
     section('Counts and parameters', [countsTable(r), scoreMaeTable(r), problemsTable(r)]),
