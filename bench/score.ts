@@ -25,7 +25,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { loadRun } from '../src/commands/score-runs.ts'
+import { runPredictionSet } from '../src/commands/score-runs.ts'
 import { f1BioHook } from '../src/commands/score-f1bio.ts'
 import { createBertEmbedder, type BertEmbedder, type OrtModule } from '../src/metrics/bertscore-model.ts'
 import { collectScores } from '../src/report/collect-scores.ts'
@@ -163,7 +163,7 @@ interface F1Row { model: string; tier: string; pairs: number; rate: number[]; em
 /** Pairs per second of applyScoreHooks with F1-Bio alone over `items`, median of `runs`. */
 async function measureF1Bio(model: string, make: () => Promise<BertEmbedder>, tier: string, items: ItemScore[], qa: Parameters<typeof applyScoreHooks>[1]): Promise<F1Row> {
   const row: F1Row = { model, tier, pairs: items.length, rate: [], embedShare: [], tokens: 0, words: 0 }
-  const words = items.reduce((s, i) => s + i.hyp.split(/\s+/).filter(Boolean).length + i.ref.split(/\s+/).filter(Boolean).length, 0)
+  const words = items.reduce((s, i) => s + i.hyp!.split(/\s+/).filter(Boolean).length + i.ref!.split(/\s+/).filter(Boolean).length, 0)
   for (let round = 1; round <= runs; round++) {
     const embedder = await make()
     try {
@@ -173,7 +173,7 @@ async function measureF1Bio(model: string, make: () => Promise<BertEmbedder>, ti
       await applyScoreHooks(copy, qa, { f1Bio: timedHook(embedder, model, timing) })
       const sec = (performance.now() - t) / 1000
       const matchMs = sec * 1000 - timing.embed
-      if (copy.some((i) => i.f1Bio === undefined && i.hyp.trim() && i.ref.trim())) throw new Error(`${model}: F1-Bio missing on a pair of two non-empty texts`)
+      if (copy.some((i) => i.f1Bio === undefined && i.hyp!.trim() && i.ref!.trim())) throw new Error(`${model}: F1-Bio missing on a pair of two non-empty texts`)
       row.rate.push(items.length / sec)
       row.embedShare.push(timing.embed / (timing.embed + matchMs))
       row.tokens = timing.tokens / timing.texts
@@ -190,24 +190,23 @@ async function f1BioRows(run: SizeRun): Promise<{ rows: F1Row[]; note: string }>
   const ortPath = process.env.BERTSCORE_ORT ?? 'onnxruntime-node'
   const ort = (await import(ortPath).catch(() => undefined)) as OrtModule | undefined
   if (!ort) return { rows: [], note: `F1-Bio: not measured, onnxruntime-node could not be loaded (${ortPath}); install it (ONNXRUNTIME_NODE_INSTALL=skip npm i --no-save -E onnxruntime-node@1.30.0) or set BERTSCORE_ORT to its entry file.` }
-  const loaded = await loadRun(run.dir)
-  const collected = collectScores([{ source: loaded.dir, qa: loaded.qa, predictions: loaded.predictions }], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name) })
+  const collected = await collectScores([await runPredictionSet(run.dir)], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name), keepText: true })
   const text = collected.items.filter((i) => i.text !== undefined && hasTextMetrics(i.task))
   const tiers: [string, ItemScore[]][] = [['report', text.filter((i) => taskKind(i.task) === 'report')], ['open', text.filter((i) => taskKind(i.task) !== 'report')]]
   const rows: F1Row[] = []
   const tinyVocab = path.join(DIR, 'tiny-vocab.txt')
   await writeFile(tinyVocab, TEST_VOCAB)
   const tiny = tinyBertOnnx(tinyBertWeights(TEST_VOCAB.split('\n').length - 1, 8))
-  for (const [tier, items] of tiers) rows.push(await measureF1Bio('tiny test model (8 dims, 30-token vocab)', () => createBertEmbedder({ model: tiny, vocabFile: tinyVocab, lowerCase: true, ort }), tier, items.slice(0, Number(args.pairs)), collected.qa))
+  for (const [tier, items] of tiers) rows.push(await measureF1Bio('tiny test model (8 dims, 30-token vocab)', () => createBertEmbedder({ model: tiny, vocabFile: tinyVocab, lowerCase: true, ort }), tier, items.slice(0, Number(args.pairs)), collected.questions))
   if (!args['no-base']) {
     const file = path.join(DIR, 'bert-base-shaped.onnx')
     const vocabFile = path.join(DIR, 'bert-base-shaped-vocab.txt')
-    await writeFile(vocabFile, corpusVocab(text.flatMap((i) => [i.hyp, i.ref]), 30522))
+    await writeFile(vocabFile, corpusVocab(text.flatMap((i) => [i.hyp!, i.ref!]), 30522))
     if (!existsSync(file)) {
       log('writing a BERT-base-shaped ONNX model (12 layers, 768 dims, 30,522 tokens, random weights)...')
       await writeFile(file, bertBaseShapedOnnx(30522))
     }
-    for (const [tier, items] of tiers) rows.push(await measureF1Bio('BERT-base shape, random weights (12 x 768, 110 M parameters)', () => createBertEmbedder({ model: file, vocabFile, lowerCase: true, ort }), tier, items.slice(0, Number(args['base-pairs'])), collected.qa))
+    for (const [tier, items] of tiers) rows.push(await measureF1Bio('BERT-base shape, random weights (12 x 768, 110 M parameters)', () => createBertEmbedder({ model: file, vocabFile, lowerCase: true, ort }), tier, items.slice(0, Number(args['base-pairs'])), collected.questions))
   }
   return { rows, note: `F1-Bio: the open and report items of the ${run.predictions} run (${tiers.map(([t, i]) => `${i.length} ${t} pairs`).join(', ')}), the first --pairs (tiny) or --base-pairs (BERT-base shape) of each, through applyScoreHooks and f1BioHook (batches of 64 pairs of one task, ordered by item, each distinct text embedded once; createBertEmbedder's batches of 16 texts sorted by length, padded) with onnxruntime-node ${(ort as unknown as { env?: { versions?: { common?: string } } }).env?.versions?.common ?? ''} from ${ortPath} on its default threads; pairs/s includes tokenizing, embedding and matching. The BERT-base-shaped model has BERT-base's graph (embeddings + LayerNorm, 12 layers of 12-head self-attention and a 3,072 GELU feed-forward, post-LayerNorm) and size with seeded random weights (its F1 values mean nothing; its time is BERT-base's), and a vocab.txt written from the texts (whole words up to 7 characters, longer words and numbers in 3-character pieces), so tokens per text approximate a real cased vocabulary's. A real BioBERT cannot be downloaded here.` }
 }

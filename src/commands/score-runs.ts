@@ -1,55 +1,58 @@
 // What `pipeline score <runDir...>` reads of a run: its committed predictions and the QA items
 // they answer, record by record through src/run/input-run.ts (so a run still going is read as
-// far as it has finished). A run over a run (an evaluation with `input: {run, kinds: [qa]}`) may
-// not hold the items itself: they are then read from its manifest's input.run, which may also be
-// a folder `pipeline qa export` wrote. Items are kept in the reduced form scoring needs
-// (ScoreQa), their first image made absolute for the report's samples.
+// far as it has finished), one record in memory at a time. A run over a run (an evaluation with
+// `input: {run, kinds: [qa]}`) may not hold the items itself: they are then read from the same
+// record of its manifest's input.run, which may also be a folder `pipeline qa export` wrote.
+// Items are in the reduced form scoring needs (ScoreQa), their first image made absolute for
+// the report's samples.
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { PredictionItem, QaItem } from '../core/items.ts'
 import { openInputRun, type InputRun } from '../run/input-run.ts'
+import type { PredictionChunk, PredictionSet } from '../report/collect-scores.ts'
 import type { ScorePrediction, ScoreQa } from '../report/score-types.ts'
 
-export interface LoadedRun {
-  dir: string
-  /** The QA items of the records this run finished, by id. */
-  qa: Map<string, ScoreQa>
-  predictions: ScorePrediction[]
-  /** Predictions whose QA item was found in neither the run nor its input run. */
-  orphans: string[]
-}
-
-/** Reads a run's predictions and the QA items they answer. */
-export async function loadRun(dir: string, signal?: AbortSignal): Promise<LoadedRun> {
+/**
+ * A run's predictions as a set of chunks, one per finished record: the record's predictions and
+ * the QA items they answer (the record's own, or its input run's record of the same id). Opened
+ * and checked now; read as the chunks are taken.
+ */
+export async function runPredictionSet(dir: string, signal?: AbortSignal): Promise<PredictionSet> {
   const run = await openInputRun(path.resolve(dir))
   if (run.kinds && !run.kinds.includes('prediction')) {
     throw new PipelineError('E_USAGE', `${dir} is an exported QA folder: it holds questions, not predictions; score the run whose infer stage answered them, or use --qa ${dir} --predictions <file>`, { file: run.dir })
   }
-  const qa = new Map<string, ScoreQa>()
-  const predictions: ScorePrediction[] = []
-  for (const record of run.records) {
-    for await (const it of run.items(record, new Set(['qa', 'prediction']), run.dir, signal)) {
-      if (it.kind === 'qa') qa.set((it as QaItem).id, toScoreQa(it as QaItem, run.dir))
-      else if (it.kind === 'prediction') predictions.push(toScorePrediction(it as PredictionItem))
+  const inputDir = run.manifest.input?.run
+  let input: Promise<InputRun> | undefined
+  async function* chunks(): AsyncGenerator<PredictionChunk> {
+    let count = 0
+    for (const record of run.records) {
+      const qa = new Map<string, ScoreQa>()
+      const predictions: ScorePrediction[] = []
+      for await (const it of run.items(record, new Set(['qa', 'prediction']), run.dir, signal)) {
+        if (it.kind === 'qa') qa.set((it as QaItem).id, toScoreQa(it as QaItem, run.dir))
+        else if (it.kind === 'prediction') predictions.push(toScorePrediction(it as PredictionItem))
+      }
+      if (inputDir && predictions.some((p) => !qa.has(p.qaId))) {
+        input ??= openInputRun(path.resolve(run.dir, inputDir))
+        await readInputQa(await input, record.spec.id, qa, signal)
+      }
+      count += predictions.length
+      yield { qa, predictions }
+    }
+    if (count === 0) {
+      throw new PipelineError('E_USAGE', `${dir} has no committed prediction items; score a run whose stages end with infer (pipelines/bench-mitdb.yaml), after it has finished a record`, { file: run.dir })
     }
   }
-  if (predictions.length === 0) {
-    throw new PipelineError('E_USAGE', `${dir} has no committed prediction items; score a run whose stages end with infer (pipelines/bench-mitdb.yaml), after it has finished a record`, { file: run.dir })
-  }
-  const finished = new Set(run.records.map((r) => r.spec.id))
-  const wanted = new Set(predictions.filter((p) => !qa.has(p.qaId)).map((p) => p.qaId))
-  const inputDir = run.manifest.input?.run
-  if (wanted.size && inputDir) await readInputQa(await openInputRun(path.resolve(run.dir, inputDir)), finished, qa, signal)
-  return { dir: run.dir, qa, predictions, orphans: [...wanted].filter((id) => !qa.has(id)) }
+  return { source: run.dir, chunks: chunks() }
 }
 
-// The QA items of the input run's records that this run finished (an exported folder holds qa only).
-async function readInputQa(input: InputRun, finished: ReadonlySet<string>, into: Map<string, ScoreQa>, signal?: AbortSignal): Promise<void> {
-  for (const record of input.records) {
-    if (!finished.has(record.spec.id)) continue
-    for await (const it of input.items(record, new Set(['qa']), input.dir, signal)) {
-      if (it.kind === 'qa' && !into.has((it as QaItem).id)) into.set((it as QaItem).id, toScoreQa(it as QaItem, input.dir))
-    }
+// The QA items of the input run's record `recordId` (an exported folder holds qa only).
+async function readInputQa(input: InputRun, recordId: string, into: Map<string, ScoreQa>, signal?: AbortSignal): Promise<void> {
+  const record = input.records.find((r) => r.spec.id === recordId)
+  if (!record) return
+  for await (const it of input.items(record, new Set(['qa']), input.dir, signal)) {
+    if (it.kind === 'qa' && !into.has((it as QaItem).id)) into.set((it as QaItem).id, toScoreQa(it as QaItem, input.dir))
   }
 }
 

@@ -23,7 +23,7 @@ import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score
 import { createScoreF1Bio } from './score-f1bio.ts'
 import { judgeFromArgs, judgeProblems } from './score-judge.ts'
 import { loadQaPredictions } from './score-qa.ts'
-import { loadRun } from './score-runs.ts'
+import { runPredictionSet } from './score-runs.ts'
 import { scoreMultitaskCommand } from './score-multitask.ts'
 
 export interface ScoreArgs {
@@ -98,7 +98,7 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
     if (!a.qa || !a.predictions) throw new PipelineError('E_USAGE', '--qa and --predictions go together: --qa <Holtercare folder> --predictions <file of {task_type, index, prediction} lines>')
     if (a.runDirs.length) throw new PipelineError('E_USAGE', `give run directories or --qa, not both (found ${a.runDirs.join(', ')})`)
     const loaded = await loadQaPredictions(a.qa, a.predictions, a.signal)
-    sets = [{ source: path.resolve(a.predictions), qa: loaded.qa, predictions: loaded.predictions }]
+    sets = [{ source: path.resolve(a.predictions), chunks: [{ qa: loaded.qa, predictions: loaded.predictions }] }]
     problems = loaded.problems
     vocabulary = PUBLIC_EVENT_NAMES
     sources = { qa: path.resolve(a.qa), predictions: path.resolve(a.predictions) }
@@ -106,17 +106,17 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
   } else {
     if (!a.runDirs.length) throw new PipelineError('E_USAGE', 'name at least one run directory (pipeline score runs/bench-mitdb), or --qa <folder> --predictions <file>, or --multitask <file>')
     sets = []
-    for (const dir of a.runDirs) {
-      const run = await loadRun(dir, a.signal)
-      sets.push({ source: run.dir, qa: run.qa, predictions: run.predictions })
-    }
+    for (const dir of a.runDirs) sets.push(await runPredictionSet(dir, a.signal))
     vocabulary = DEFAULT_VOCABULARY.map((e) => e.name)
     sources = { runs: sets.map((s) => s.source) }
     title = `Scores of ${sets.map((s) => path.basename(s.source)).join(', ')}`
   }
-  const collected = collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge })
-  if (a.judge || a.f1Bio) await applyScoreHooks(collected.items, collected.qa, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
-  return aggregate(collected.items, collected.qa, {
+  const hooks = a.judge !== undefined || a.f1Bio !== undefined
+  const samples = { perTask: a.samplesPerTask ?? 3, seed: a.seed }
+  const collected = await collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge, keepText: hooks, samples, signal: a.signal })
+  if (hooks) await applyScoreHooks(collected.items, collected.questions, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
+  return aggregate(collected.items, new Map(), {
+    samples: collected.samples,
     title, tool: TOOL, sources, systemSources: collected.systemSources,
     seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
     toleranceMs: a.toleranceMs, rouge: a.rouge, exactMcnemar: a.exactMcnemar, winRateTies: a.winRateTies,

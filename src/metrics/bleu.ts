@@ -32,7 +32,7 @@ export interface BleuScore {
 }
 
 /** Matches and totals of one segment, the numbers that add up over a corpus. */
-interface BleuStats {
+export interface BleuStats {
   counts: number[]
   totals: number[]
   sysLen: number
@@ -121,6 +121,13 @@ function scoreFromStats(stats: BleuStats, maxOrder: number, effectiveOrder: bool
 export function sentenceBleu(hyp: string, ref: string, opts: BleuOptions): BleuScore {
   const maxOrder = checkOptions(opts)
   return scoreFromStats(segmentStats(hyp, ref, maxOrder), maxOrder, true)
+}
+
+/** BLEU from sufficient statistics (a segment's, or several summed), of order `maxOrder` (<= the statistics' own). */
+export function bleuFromStats(stats: BleuStats, opts: BleuOptions & { effectiveOrder: boolean }): BleuScore {
+  const maxOrder = checkOptions(opts)
+  if (stats.counts.length < maxOrder) throw new PipelineError('E_INTERNAL', `BLEU-${maxOrder} needs statistics of ${maxOrder} orders, got ${stats.counts.length}`, { field: 'maxOrder' })
+  return scoreFromStats({ counts: stats.counts.slice(0, maxOrder), totals: stats.totals.slice(0, maxOrder), sysLen: stats.sysLen, refLen: stats.refLen }, maxOrder, opts.effectiveOrder)
 }
 
 /** Corpus BLEU (one reference per hypothesis): sacrebleu `BLEU(max_ngram_order=n).corpus_score` with its defaults. */

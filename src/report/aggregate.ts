@@ -11,7 +11,7 @@ import { TASK_TYPES } from '../qa/holtercare-format.ts'
 import { compareSystems, resolveSystem } from './comparisons.ts'
 import { bootstrapped, caseSums, metricFromCases, metricValue } from './metric-stats.ts'
 import { SCORE_REPORT_SCHEMA, type MetricValue, type ReportSystem, type ScoreReport, type TaskRow } from './report-types.ts'
-import { pickSamples } from './samples.ts'
+import { pickSamples, reportSamples, type SampleCandidate } from './samples.ts'
 import { NO_F1BIO, NO_JUDGE } from './score-hooks.ts'
 import { applyScoreMae, DEFAULT_BASELINES } from './score-mae-rows.ts'
 import type { ItemScore, ScoreQa } from './score-types.ts'
@@ -34,6 +34,8 @@ export interface AggregateOptions {
   compare?: readonly [string, string][]
   exactMcnemar?: boolean
   samplesPerTask?: number
+  /** The sample items chosen while the items were collected (collect-scores.ts); default: chosen here from the items' texts and `qa`. */
+  samples?: readonly SampleCandidate[]
   toleranceMs?: number
   rouge?: RougeOptions
   /** Names parseLabels read (for the label F1 signature). */
@@ -45,7 +47,7 @@ export interface AggregateOptions {
   problems?: ScoreReport['problems']
 }
 
-/** The report of a set of item scores; `qa` gives the items' questions for the samples. */
+/** The report of a set of item scores; `qa` gives the items' questions for the samples when `o.samples` is not given. */
 export function aggregate(items: readonly ItemScore[], qa: ReadonlyMap<string, ScoreQa>, o: AggregateOptions): ScoreReport {
   const resamples = o.resamples ?? 1000
   const level = o.level ?? 0.95
@@ -124,7 +126,7 @@ export function aggregate(items: readonly ItemScore[], qa: ReadonlyMap<string, S
     scoreMae: mae.tasks,
     comparisons: compareSystems(items, systemOf, pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
     winRates: { metricByTask, systems: win.models, contests: win.contests.map((c) => ({ task: c.task, best: c.best })), signature: 'winRate' },
-    samples: pickSamples(items, qa, systemOf, tasks, { perTask: o.samplesPerTask ?? 3, seed: o.seed }),
+    samples: reportSamples(o.samples ?? pickSamples(items, qa, { perTask: o.samplesPerTask ?? 3, seed: o.seed }), systemOf, tasks),
     problems,
   }
 }

@@ -1,23 +1,45 @@
 // Per-item scores of everything `pipeline score` read (score.ts): each set of predictions (a run,
-// or a predictions file) against the QA items it answers. A system (model x modality) found in
-// several sets is scored once per item: a second prediction for the same item is reported and
-// left out. Every item of a set's QA that a system of that set did not answer is `missing`
-// (counted beside the metrics, and listed in problems with examples). Pure.
+// or a predictions file) against the QA items it answers, read chunk by chunk (a run record by
+// record), so what is kept grows by a few numbers per prediction, not by its texts: an item
+// score keeps the answer and reference texts only when a hook still needs them (`keepText`, for
+// F1-Bio and the judge), and the texts of the report's sample items are kept by the sample
+// chooser (samples.ts) as they stream past.
+// A system (model x modality) found in several sets is scored once per item: a second prediction
+// for the same item is reported and left out. Every item of a set's QA that a system of that set
+// did not answer is `missing` (counted beside the metrics, and listed in problems with examples).
 import type { ScoreReport } from './report-types.ts'
+import { createSampleChooser, type SampleCandidate } from './samples.ts'
 import { missingItem, scoreItem, type ScoreItemOptions } from './score-items.ts'
 import type { ItemScore, ScorePrediction, ScoreQa } from './score-types.ts'
+import { hasTextMetrics, taskKind } from './task-metrics.ts'
 
-/** One source of predictions and the QA items it answers. */
-export interface PredictionSet {
-  /** A run directory, or the predictions file. */
-  source: string
+/** Predictions and the QA items they answer (a run's record); every QA item of a chunk belongs to its set. */
+export interface PredictionChunk {
   qa: ReadonlyMap<string, ScoreQa>
   predictions: readonly ScorePrediction[]
 }
 
+/** One source of predictions, read in chunks. */
+export interface PredictionSet {
+  /** A run directory, or the predictions file. */
+  source: string
+  chunks: AsyncIterable<PredictionChunk> | Iterable<PredictionChunk>
+}
+
+export interface CollectOptions extends ScoreItemOptions {
+  /** Keep the answer and reference of items scored by text (F1-Bio and the judge need them). */
+  keepText?: boolean
+  /** Sample items per task and their seed (default 3, seed 1). */
+  samples?: { perTask: number; seed: number }
+  signal?: AbortSignal
+}
+
 export interface CollectedScores {
   items: ItemScore[]
-  qa: Map<string, ScoreQa>
+  /** The questions of report items, by QA id, when texts are kept (the judge reads them). */
+  questions: Map<string, string>
+  /** The chosen sample items, every system's answer attached. */
+  samples: SampleCandidate[]
   /** Sources per system, keyed `model\u0000modality` (aggregate.ts). */
   systemSources: Map<string, string[]>
   problems: ScoreReport['problems']
@@ -26,45 +48,70 @@ export interface CollectedScores {
 const EXAMPLES = 5
 
 /** Scores every prediction of every set and marks the items each system left unanswered. */
-export function collectScores(sets: readonly PredictionSet[], opts: ScoreItemOptions): CollectedScores {
+export async function collectScores(sets: readonly PredictionSet[], opts: CollectOptions): Promise<CollectedScores> {
   const items: ItemScore[] = []
-  const qa = new Map<string, ScoreQa>()
+  const questions = new Map<string, string>()
+  const samples = createSampleChooser(opts.samples ?? { perTask: 3, seed: 1 })
+  const known = new Map<string, { caseId: string; taskType: string }>()
   const systemSources = new Map<string, string[]>()
   const universe = new Map<string, Set<string>>()
   const answered = new Set<string>()
   const duplicates: string[] = []
   const orphans: string[] = []
   for (const set of sets) {
-    for (const [id, q] of set.qa) if (!qa.has(id)) qa.set(id, q)
-    for (const p of set.predictions) {
-      const sys = `${p.model}\u0000${p.modality}`
+    const ids = new Set<string>()
+    const systems = new Set<string>()
+    for await (const chunk of set.chunks) {
+      opts.signal?.throwIfAborted()
+      for (const [id, q] of chunk.qa) {
+        ids.add(id)
+        if (!known.has(id)) known.set(id, { caseId: q.caseId, taskType: q.taskType })
+      }
+      for (const p of chunk.predictions) {
+        const sys = `${p.model}\u0000${p.modality}`
+        systems.add(sys)
+        const q = chunk.qa.get(p.qaId)
+        if (!q) {
+          orphans.push(`${p.qaId}@${p.model} (${set.source})`)
+          continue
+        }
+        const key = `${p.qaId}\u0000${sys}`
+        if (answered.has(key)) {
+          duplicates.push(`${p.qaId}@${p.model} (${p.modality}) again in ${set.source}`)
+          continue
+        }
+        answered.add(key)
+        const item = scoreItem(q, p, opts)
+        samples.offer(q, item, p.answer)
+        if (!opts.keepText || !hasTextMetrics(q.taskType)) {
+          delete item.hyp
+          delete item.ref
+        } else if (taskKind(q.taskType) === 'report') {
+          questions.set(q.id, q.question)
+        }
+        items.push(item)
+      }
+    }
+    for (const sys of systems) {
       const sources = systemSources.get(sys) ?? []
       if (!sources.includes(set.source)) systemSources.set(sys, [...sources, set.source])
-      const ids = universe.get(sys) ?? new Set<string>()
-      universe.set(sys, ids)
-      if (!sources.includes(set.source)) for (const id of set.qa.keys()) ids.add(id)
-      const q = set.qa.get(p.qaId)
-      if (!q) {
-        orphans.push(`${p.qaId}@${p.model} (${set.source})`)
-        continue
-      }
-      const key = `${p.qaId}\u0000${sys}`
-      if (answered.has(key)) {
-        duplicates.push(`${p.qaId}@${p.model} (${p.modality}) again in ${set.source}`)
-        continue
-      }
-      answered.add(key)
-      items.push(scoreItem(q, p, opts))
+      const all = universe.get(sys) ?? new Set<string>()
+      universe.set(sys, all)
+      for (const id of ids) all.add(id)
     }
   }
   const problems: ScoreReport['problems'] = []
   for (const [sys, ids] of universe) {
     const [model, modality] = sys.split('\u0000')
     const missing = [...ids].filter((id) => !answered.has(`${id}\u0000${sys}`))
-    for (const id of missing) items.push(missingItem(qa.get(id)!, model, modality))
+    for (const id of missing) {
+      const item = missingItem({ id, ...known.get(id)! }, model, modality)
+      samples.offerMissing(item)
+      items.push(item)
+    }
     if (missing.length) problems.push({ kind: 'no-prediction', count: missing.length, message: `${model} (${modality}) has no prediction for ${missing.length} items; they are counted missing`, examples: missing.slice(0, EXAMPLES) })
   }
   if (orphans.length) problems.push({ kind: 'unknown-item', count: orphans.length, message: `${orphans.length} predictions answer QA items that were not found (neither in their run nor in its input run); they are not scored`, examples: orphans.slice(0, EXAMPLES) })
   if (duplicates.length) problems.push({ kind: 'duplicate-prediction', count: duplicates.length, message: `${duplicates.length} predictions repeat a system's answer to an item already scored from another source; the first is kept`, examples: duplicates.slice(0, EXAMPLES) })
-  return { items, qa, systemSources, problems }
+  return { items, questions, samples: samples.chosen(), systemSources, problems }
 }

@@ -1,15 +1,16 @@
 // A metric of a group of item scores (one system on one task), and the per-case sums the
-// bootstrap resamples (aggregate.ts). Every metric here but corpus BLEU is a ratio of sums over
-// items (a mean: [sum, count]; micro F1: [tp, fp, fn]), so a resample of cases only needs each
-// case's sums: O(cases) per resample instead of O(items), the same numbers as recomputing the
-// metric on the resampled items. NaN means "nothing to compute it on". Which items count:
+// bootstrap resamples (aggregate.ts). Every metric here is a function of sums over items (a mean:
+// [sum, count]; micro F1: [tp, fp, fn]; corpus BLEU: BLEU-4's n-gram matches, totals and lengths),
+// so a resample of cases only needs each case's sums: O(cases) per resample instead of O(items),
+// the same numbers as recomputing the metric on the resampled items. NaN means "nothing to
+// compute it on". Which items count:
 //   accuracy, yes/no accuracy   read items (scored + unparsed; unparsed are wrong)
 //   MAE                         scored items only (unparsed counted beside it, score-mae.ts)
 //   timestamp / label F1        micro F1 over read items (unparsed predict nothing)
 //   text metrics, corpus BLEU   every item with text scores (not failed or missing)
 //   F1-Bio, ScoreGPT            items a hook scored
 // Pure.
-import { corpusBleu } from '../metrics/bleu.ts'
+import { bleuFromStats } from '../metrics/bleu.ts'
 import { prfFromCounts } from '../metrics/label-f1.ts'
 import type { ItemScore } from './score-types.ts'
 import type { MetricKey } from './task-metrics.ts'
@@ -31,22 +32,23 @@ function contribution(key: MetricKey, i: ItemScore): number[] | null {
     case 'f1Bio': return i.f1Bio !== undefined ? [i.f1Bio, 1] : null
     case 'scoreGpt': return i.scoreGpt !== undefined ? [i.scoreGpt, 1] : null
     case 'corpusBleu1':
-    case 'corpusBleu4': return i.text ? [1] : null
+    case 'corpusBleu4': return i.text ? [...i.text.stats.counts, ...i.text.stats.totals, i.text.stats.sysLen, i.text.stats.refLen] : null
   }
 }
 
 /** The metric from its summed contributions. */
 function finish(key: MetricKey, s: readonly number[]): number {
   if (key === 'timestampF1' || key === 'labelF1') return 100 * prfFromCounts({ tp: s[0], fp: s[1], fn: s[2] }).f1
+  if (key === 'corpusBleu1' || key === 'corpusBleu4') {
+    const orders = (s.length - 2) / 2
+    const stats = { counts: s.slice(0, orders), totals: s.slice(orders, 2 * orders), sysLen: s[2 * orders], refLen: s[2 * orders + 1] }
+    return bleuFromStats(stats, { maxOrder: key === 'corpusBleu1' ? 1 : 4, effectiveOrder: false }).score
+  }
   return s[1] > 0 ? s[0] / s[1] : NaN
 }
 
 /** The metric's value on `items` (all of a group; it picks the ones it counts), NaN when none count. */
 export function metricValue(key: MetricKey, items: readonly ItemScore[]): number {
-  if (key === 'corpusBleu1' || key === 'corpusBleu4') {
-    const use = items.filter((i) => i.text !== undefined)
-    return use.length ? corpusBleu(use.map((i) => i.hyp), use.map((i) => i.ref), { maxOrder: key === 'corpusBleu1' ? 1 : 4 }).score : NaN
-  }
   const cases = caseSums(key, items)
   return cases.length ? finish(key, addUp(cases)) : NaN
 }
@@ -69,9 +71,9 @@ export function metricFromCases(key: MetricKey, cases: readonly number[][]): num
   return cases.length ? finish(key, addUp(cases)) : NaN
 }
 
-/** Whether the metric gets a bootstrap interval (corpus BLEU is reported as a point: re-tokenizing per resample costs more than it tells; ScoreMAE maps MAE's). */
+/** Whether the metric gets a bootstrap interval of its own (ScoreMAE is MAE's, mapped). */
 export function bootstrapped(key: MetricKey): boolean {
-  return key !== 'corpusBleu1' && key !== 'corpusBleu4' && key !== 'scoreMae'
+  return key !== 'scoreMae'
 }
 
 function addUp(cases: readonly number[][]): number[] {

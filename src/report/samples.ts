@@ -32,33 +32,83 @@ export function scoreText(i: ItemScore): string {
   return parts.join('; ') || 'scored'
 }
 
-/** Up to `perTask` items per task, chosen with the seed, with every system's answer. */
-export function pickSamples(items: readonly ItemScore[], qa: ReadonlyMap<string, ScoreQa>, systemOf: (i: ItemScore) => string, tasks: readonly string[], opts: { perTask: number; seed: number }): ReportSample[] {
-  const byItem = new Map<string, ItemScore[]>()
+/** A chosen item: its question and gold, and each system's item score with its answer. */
+export interface SampleCandidate {
+  task: string
+  qaId: string
+  caseId: string
+  question: string
+  gold: string
+  image?: string
+  answers: { item: ItemScore; answer: string }[]
+  /** Where to place the item: its position among the items offered, and its seeded rank in its task. */
+  order: number
+  rank: number
+}
+
+export interface SampleChooser {
+  /** An item a system answered (failed and unparsed ones too), with the answer's text. */
+  offer(qa: ScoreQa, item: ItemScore, answer: string): void
+  /** An item a system did not answer: shown beside the others when the item is chosen. */
+  offerMissing(item: ItemScore): void
+  /** The chosen items, by task in order of first offer. */
+  chosen(): SampleCandidate[]
+}
+
+/**
+ * Up to `perTask` items per task that some system answered: the ones whose seeded rank (a hash of
+ * seed, task and item id) is lowest. The choice depends on the items present, not on the order
+ * they are read in, and needs only the chosen items' texts at any time: an item whose rank is
+ * above the k lowest seen is dropped and never comes back, since ranks only get lower.
+ */
+export function createSampleChooser(opts: { perTask: number; seed: number }): SampleChooser {
+  const byTask = new Map<string, SampleCandidate[]>()
+  const byId = new Map<string, SampleCandidate>()
+  let order = 0
+  return {
+    offer(qa, item, answer) {
+      if (opts.perTask <= 0) return
+      const have = byId.get(qa.id)
+      if (have) {
+        have.answers.push({ item, answer })
+        return
+      }
+      const rank = createSeededRandom(`${opts.seed}:samples:${qa.taskType}:${qa.id}`).next()
+      const list = byTask.get(qa.taskType) ?? []
+      byTask.set(qa.taskType, list)
+      if (list.length >= opts.perTask && rank >= list[list.length - 1].rank) return
+      const c: SampleCandidate = {
+        task: qa.taskType, qaId: qa.id, caseId: qa.caseId, question: qa.question, gold: qa.answer,
+        ...(qa.image ? { image: qa.image } : {}), answers: [{ item, answer }], order: order++, rank,
+      }
+      const at = list.findIndex((x) => x.rank > rank)
+      list.splice(at < 0 ? list.length : at, 0, c)
+      byId.set(qa.id, c)
+      if (list.length > opts.perTask) byId.delete(list.pop()!.qaId)
+    },
+    offerMissing(item) {
+      byId.get(item.qaId)?.answers.push({ item, answer: '' })
+    },
+    chosen: () => [...byTask.values()].flatMap((list) => [...list].sort((a, b) => a.order - b.order)),
+  }
+}
+
+/** The report's samples: the chosen items of each task, in task order, with system labels and scores in words. */
+export function reportSamples(candidates: readonly SampleCandidate[], systemOf: (i: ItemScore) => string, tasks: readonly string[]): ReportSample[] {
+  return tasks.flatMap((task) => candidates.filter((c) => c.task === task).map((c) => ({
+    task, qaId: c.qaId, caseId: c.caseId, question: c.question, gold: c.gold,
+    ...(c.image ? { image: c.image } : {}),
+    answers: c.answers.map(({ item, answer }) => ({ system: systemOf(item), answer, status: item.status, score: scoreText(item) })),
+  })))
+}
+
+/** The samples of items already scored (with their texts) and their QA items: the chooser fed in item order. */
+export function pickSamples(items: readonly ItemScore[], qa: ReadonlyMap<string, ScoreQa>, opts: { perTask: number; seed: number }): SampleCandidate[] {
+  const chooser = createSampleChooser(opts)
   for (const i of items) {
-    const list = byItem.get(i.qaId) ?? []
-    byItem.set(i.qaId, list)
-    list.push(i)
+    const q = qa.get(i.qaId)
+    if (q && i.status !== 'missing') chooser.offer(q, i, i.hyp ?? '')
   }
-  const out: ReportSample[] = []
-  for (const task of tasks) {
-    const ids = [...byItem.keys()].filter((id) => qa.get(id)?.taskType === task && byItem.get(id)!.some((i) => i.status !== 'missing'))
-    const rng = createSeededRandom(`${opts.seed}:samples:${task}`)
-    // A partial Fisher-Yates shuffle: the first `perTask` places, then back in item order.
-    const k = Math.min(opts.perTask, ids.length)
-    for (let j = 0; j < k; j++) {
-      const r = j + rng.below(ids.length - j)
-      ;[ids[j], ids[r]] = [ids[r], ids[j]]
-    }
-    const chosen = new Set(ids.slice(0, k))
-    for (const id of [...byItem.keys()].filter((x) => chosen.has(x))) {
-      const q = qa.get(id)!
-      out.push({
-        task, qaId: id, caseId: q.caseId, question: q.question, gold: q.answer,
-        ...(q.image ? { image: q.image } : {}),
-        answers: byItem.get(id)!.map((i) => ({ system: systemOf(i), answer: i.hyp, status: i.status, score: scoreText(i) })),
-      })
-    }
-  }
-  return out
+  for (const i of items) if (i.status === 'missing') chooser.offerMissing(i)
+  return chooser.chosen()
 }

@@ -11,7 +11,7 @@
 // Within a task the pairs are ordered by item, so the models' answers to one item share a batch
 // and its reference is embedded once. The judge scores up to `concurrency` reports at once (its
 // own limiter still applies).
-import type { ItemScore, ScoreQa } from './score-types.ts'
+import type { ItemScore } from './score-types.ts'
 import { hasTextMetrics, taskKind } from './task-metrics.ts'
 
 /** Scores (hypothesis, reference) pairs; returns BERTScore F1 in [0, 1] per pair, in order. */
@@ -45,16 +45,20 @@ export const NO_JUDGE = 'not computed: no judge configured (ScoreGPT needs an LL
 // token vectors are a few hundred kB with a BERT-base model).
 const F1BIO_BATCH = 64
 
-/** Adds F1-Bio and ScoreGPT to the item scores the hooks can score (in place: the items are the command's own). */
-export async function applyScoreHooks(items: ItemScore[], qaById: ReadonlyMap<string, ScoreQa>, hooks: ScoreHooks, signal?: AbortSignal): Promise<void> {
+/**
+ * Adds F1-Bio and ScoreGPT to the item scores the hooks can score (in place: the items are the
+ * command's own), items whose answer and reference were kept; `questions` gives report items'
+ * questions by QA id.
+ */
+export async function applyScoreHooks(items: ItemScore[], questions: ReadonlyMap<string, string>, hooks: ScoreHooks, signal?: AbortSignal): Promise<void> {
   if (hooks.f1Bio) await applyF1Bio(items, hooks.f1Bio, signal)
-  if (hooks.judge) await applyJudge(items, qaById, hooks.judge, signal)
+  if (hooks.judge) await applyJudge(items, questions, hooks.judge, signal)
 }
 
 async function applyF1Bio(items: ItemScore[], hook: F1BioHook, signal?: AbortSignal): Promise<void> {
   const byTask = new Map<string, ItemScore[]>()
   for (const i of items) {
-    if (i.text === undefined || !hasTextMetrics(i.task)) continue
+    if (i.text === undefined || !hasTextMetrics(i.task) || i.hyp === undefined || i.ref === undefined) continue
     const list = byTask.get(i.task) ?? []
     byTask.set(i.task, list)
     list.push(i)
@@ -63,13 +67,13 @@ async function applyF1Bio(items: ItemScore[], hook: F1BioHook, signal?: AbortSig
     todo.sort((a, b) => (a.qaId < b.qaId ? -1 : a.qaId > b.qaId ? 1 : 0))
     if (hook.prepare) {
       const refs = new Map<string, string>()
-      for (const i of todo) refs.set(i.qaId, i.ref)
+      for (const i of todo) refs.set(i.qaId, i.ref!)
       await hook.prepare([...refs.values()], signal)
     }
     for (let at = 0; at < todo.length; at += F1BIO_BATCH) {
       signal?.throwIfAborted()
       const batch = todo.slice(at, at + F1BIO_BATCH)
-      const f1 = await hook.score(batch.map((i) => ({ hyp: i.hyp, ref: i.ref })), signal)
+      const f1 = await hook.score(batch.map((i) => ({ hyp: i.hyp!, ref: i.ref! })), signal)
       batch.forEach((item, k) => {
         if (Number.isFinite(f1[k])) item.f1Bio = 100 * f1[k]
       })
@@ -77,15 +81,14 @@ async function applyF1Bio(items: ItemScore[], hook: F1BioHook, signal?: AbortSig
   }
 }
 
-async function applyJudge(items: ItemScore[], qaById: ReadonlyMap<string, ScoreQa>, hook: JudgeHook, signal?: AbortSignal): Promise<void> {
-  const todo = items.filter((i) => taskKind(i.task) === 'report' && i.text !== undefined)
+async function applyJudge(items: ItemScore[], questions: ReadonlyMap<string, string>, hook: JudgeHook, signal?: AbortSignal): Promise<void> {
+  const todo = items.filter((i) => taskKind(i.task) === 'report' && i.text !== undefined && i.hyp !== undefined && i.ref !== undefined)
   let next = 0
   const worker = async () => {
     while (next < todo.length) {
       signal?.throwIfAborted()
       const item = todo[next++]
-      const qa = qaById.get(item.qaId)
-      const r = await hook.score({ task: item.task, question: qa?.question ?? '', reference: item.ref, answer: item.hyp }, signal)
+      const r = await hook.score({ task: item.task, question: questions.get(item.qaId) ?? '', reference: item.ref!, answer: item.hyp! }, signal)
       if ('score' in r) item.scoreGpt = r.score
       else item.judgeError = r.error
     }

@@ -10,7 +10,7 @@
 // A prediction with an error is `failed` and a missing gold is `no-gold`: counted, never scored.
 // F1-Bio and ScoreGPT need a model; hooks add them later (score-hooks.ts). Pure.
 import { parseChoice, parseLabels, parseNumberAnswer, parseTimestampList, parseYesNo, isUnparsed, type Unparsed } from '../metrics/answer-parse.ts'
-import { sentenceBleu } from '../metrics/bleu.ts'
+import { bleuFromStats, sentenceBleu } from '../metrics/bleu.ts'
 import { labelSetF1 } from '../metrics/label-f1.ts'
 import { rougeL, type RougeOptions } from '../metrics/rouge-l.ts'
 import { timestampF1 } from '../metrics/timestamp-f1.ts'
@@ -44,16 +44,20 @@ export function scoreItem(qa: ScoreQa, p: ScorePrediction, opts: ScoreItemOption
 }
 
 /** An item without a prediction from a model that answered others of its run. */
-export function missingItem(qa: ScoreQa, model: string, modality: string): ItemScore {
-  return { qaId: qa.id, caseId: qa.caseId, task: qa.taskType, model, modality, status: 'missing', reason: 'no prediction', hyp: '', ref: qa.answer }
+export function missingItem(qa: Pick<ScoreQa, 'id' | 'caseId' | 'taskType'>, model: string, modality: string): ItemScore {
+  return { qaId: qa.id, caseId: qa.caseId, task: qa.taskType, model, modality, status: 'missing', reason: 'no prediction' }
 }
 
-/** Sentence BLEU-1, BLEU-4 and ROUGE-L F of an answer against the reference, 0-100. */
+/** Sentence BLEU-1, BLEU-4 and ROUGE-L F of an answer against the reference, 0-100, with BLEU's statistics. */
 export function textScores(hyp: string, ref: string, rouge: RougeOptions = {}): TextScores {
+  // One tokenization for both orders: BLEU-1's statistics are BLEU-4's first order.
+  const b4 = sentenceBleu(hyp, ref, { maxOrder: 4 })
+  const stats = { counts: b4.counts, totals: b4.totals, sysLen: b4.sysLen, refLen: b4.refLen }
   return {
-    bleu1: sentenceBleu(hyp, ref, { maxOrder: 1 }).score,
-    bleu4: sentenceBleu(hyp, ref, { maxOrder: 4 }).score,
+    bleu1: bleuFromStats(stats, { maxOrder: 1, effectiveOrder: true }).score,
+    bleu4: b4.score,
     rougeL: 100 * rougeL(hyp, ref, rouge).f,
+    stats,
   }
 }
 

@@ -3,6 +3,7 @@
 // (QaItem, PredictionItem) or from a public Holtercare folder and a predictions file
 // (public-gold.ts); and the per-item result of score-items.ts that aggregate.ts sums up.
 import type { QaGold } from '../core/items.ts'
+import type { BleuStats } from '../metrics/bleu.ts'
 
 /** A QA item as scoring reads it. */
 export interface ScoreQa {
@@ -44,6 +45,8 @@ export interface TextScores {
   bleu1: number
   bleu4: number
   rougeL: number
+  /** BLEU-4's sufficient statistics (BLEU-1's are their first order): corpus BLEU sums them. */
+  stats: BleuStats
 }
 
 /** The scores of one (item, model, modality). */
@@ -71,7 +74,7 @@ export interface ItemScore {
   /** ScoreGPT (0-100), set by a judge hook; `judgeError` when the judge failed on this item. */
   scoreGpt?: number
   judgeError?: string
-  /** The model's answer and the item's answer (corpus BLEU, hooks, samples). */
-  hyp: string
-  ref: string
+  /** The model's answer and the item's answer, kept only while a hook (F1-Bio, the judge) needs them. */
+  hyp?: string
+  ref?: string
 }

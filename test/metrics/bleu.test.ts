@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { PipelineError } from '../../src/core/errors.ts'
-import { bleuSignature, corpusBleu, sentenceBleu } from '../../src/metrics/bleu.ts'
+import { bleuFromStats, bleuSignature, corpusBleu, sentenceBleu } from '../../src/metrics/bleu.ts'
 import { tokenize13aLine } from '../../src/metrics/tokenize-13a.ts'
 import { rng } from '../helpers/seeded-random.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
@@ -157,6 +157,22 @@ describeShared('BLEU parity with sacrebleu on golden/metrics/text-and-tests.json
     const refs = golden.pairs.map((p) => p.reference)
     expect(Math.abs(corpusBleu(hyps, refs, { maxOrder: 1 }).score - golden.corpus.bleu1)).toBeLessThan(POINTS)
     expect(Math.abs(corpusBleu(hyps, refs, { maxOrder: 4 }).score - golden.corpus.bleu4)).toBeLessThan(POINTS)
+  })
+
+  it('sentence BLEU-1 from BLEU-4\'s statistics, and corpus BLEU from the sentences\' statistics summed (as `pipeline score` keeps them), equal the golden', () => {
+    const sum = { counts: [0, 0, 0, 0], totals: [0, 0, 0, 0], sysLen: 0, refLen: 0 }
+    for (const p of golden.pairs) {
+      const s = sentenceBleu(p.hypothesis, p.reference, { maxOrder: 4 })
+      expect(Math.abs(bleuFromStats(s, { maxOrder: 1, effectiveOrder: true }).score - p.sentence_bleu1)).toBeLessThan(POINTS)
+      for (let n = 0; n < 4; n++) {
+        sum.counts[n] += s.counts[n]
+        sum.totals[n] += s.totals[n]
+      }
+      sum.sysLen += s.sysLen
+      sum.refLen += s.refLen
+    }
+    expect(Math.abs(bleuFromStats(sum, { maxOrder: 1, effectiveOrder: false }).score - golden.corpus.bleu1)).toBeLessThan(POINTS)
+    expect(Math.abs(bleuFromStats(sum, { maxOrder: 4, effectiveOrder: false }).score - golden.corpus.bleu4)).toBeLessThan(POINTS)
   })
 
   it('signs corpus BLEU with the settings of the golden sacrebleu signature', () => {

@@ -4,6 +4,9 @@ import { aggregate, type AggregateOptions } from '../../src/report/aggregate.ts'
 import { metricValue } from '../../src/report/metric-stats.ts'
 import type { ItemScore, ScoreQa } from '../../src/report/score-types.ts'
 
+// BLEU statistics of an answer with no n-gram (the text metrics here are set by hand).
+const NO_STATS = { counts: [0, 0, 0, 0], totals: [0, 0, 0, 0], sysLen: 0, refLen: 0 }
+
 const OPTS: AggregateOptions = { title: 't', tool: { name: 'holter-pipeline', version: '0' }, sources: { runs: ['/r'] }, seed: 1, resamples: 500, vocabularySize: 24 }
 
 function item(task: string, model: string, caseId: string, n: number, part: Partial<ItemScore>): ItemScore {
@@ -46,7 +49,7 @@ describe('aggregate', () => {
     const items: ItemScore[] = []
     for (let i = 0; i < 60; i++) {
       const caseId = `c${(i * 7) % 11}`
-      items.push(item('open_event_timing', 'm', caseId, i, { status: i % 9 ? 'scored' : 'unparsed', counts: { tp: i % 3, fp: i % 2, fn: (i % 5) % 2 }, text: { bleu1: i, bleu4: i / 2, rougeL: 100 - i } }))
+      items.push(item('open_event_timing', 'm', caseId, i, { status: i % 9 ? 'scored' : 'unparsed', counts: { tp: i % 3, fp: i % 2, fn: (i % 5) % 2 }, text: { bleu1: i, bleu4: i / 2, rougeL: 100 - i, stats: NO_STATS } }))
     }
     items.push(item('open_event_timing', 'm', 'c99', 99, { status: 'failed' }))
     const row = aggregate(items, noQa, OPTS).rows[0]
@@ -72,7 +75,7 @@ describe('aggregate', () => {
   })
 
   it('takes ScoreMAE\'s mu and sigma from the baselines present, and says which', () => {
-    const mae = (model: string, errors: number[]) => errors.map((e, i) => item('open_event_counting', model, `c${i}`, i, { absError: e, text: { bleu1: 0, bleu4: 0, rougeL: 0 } }))
+    const mae = (model: string, errors: number[]) => errors.map((e, i) => item('open_event_counting', model, `c${i}`, i, { absError: e, text: { bleu1: 0, bleu4: 0, rougeL: 0, stats: NO_STATS } }))
     const items = [...mae('random', [4, 4]), ...mae('holter-dsp', [1, 1]), ...mae('gpt', [0, 1])]
     const r = aggregate(items, noQa, OPTS)
     const params = r.scoreMae[0]
@@ -137,7 +140,8 @@ describe('aggregate', () => {
   })
 
   it('reports F1-Bio and ScoreGPT as missing, with why, unless a hook computed them', () => {
-    const items = [item('report_general_summary', 'm', 'c', 0, { text: { bleu1: 10, bleu4: 5, rougeL: 20 }, hyp: 'a b', ref: 'a c' })]
+    // "a b" against "a c": one unigram of two matched.
+    const items = [item('report_general_summary', 'm', 'c', 0, { text: { bleu1: 10, bleu4: 5, rougeL: 20, stats: { counts: [1, 0, 0, 0], totals: [2, 1, 0, 0], sysLen: 2, refLen: 2 } }, hyp: 'a b', ref: 'a c' })]
     const m = aggregate(items, noQa, OPTS).rows[0].metrics
     expect(m.f1Bio).toMatchObject({ value: null, note: expect.stringMatching(/^unavailable/) })
     expect(m.scoreGpt).toMatchObject({ value: null, note: expect.stringMatching(/^not computed/) })

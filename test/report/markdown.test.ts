@@ -5,6 +5,9 @@ import type { ScoreReport } from '../../src/report/report-types.ts'
 import type { ItemScore, ScoreQa } from '../../src/report/score-types.ts'
 import { reportView } from '../../src/report/view.ts'
 
+// BLEU statistics of an answer with no n-gram (the text metrics here are set by hand).
+const NO_STATS = { counts: [0, 0, 0, 0], totals: [0, 0, 0, 0], sysLen: 0, refLen: 0 }
+
 function item(task: string, model: string, n: number, part: Partial<ItemScore>): ItemScore {
   return { qaId: `${task}:${n}`, caseId: `c${n % 4}`, task, model, modality: model === 'gpt' ? 'text' : 'none', status: 'scored', hyp: 'There are 2 PVCs.', ref: 'There are 3 PVCs.', ...part }
 }
@@ -13,7 +16,7 @@ function item(task: string, model: string, n: number, part: Partial<ItemScore>):
 function fixture(): { report: ScoreReport; qa: Map<string, ScoreQa> } {
   const items: ItemScore[] = []
   const qa = new Map<string, ScoreQa>()
-  const text = { bleu1: 75, bleu4: 40, rougeL: 75 }
+  const text = { bleu1: 75, bleu4: 40, rougeL: 75, stats: NO_STATS }
   for (let n = 0; n < 8; n++) {
     for (const [task, part] of [
       ['closed_presence', (m: string) => ({ correct: m === 'holter-dsp' || n % 2 === 0, read: 'yes' })],

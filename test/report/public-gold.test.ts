@@ -36,10 +36,10 @@ describe('publicScoreQa: the gold of a public element, read from its answer', ()
 describe('collectScores', () => {
   const qa = new Map([1, 2, 3].map((n) => [`q${n}`, publicScoreQa(el('closed_presence', 'Is AF evident?', 'Yes.'), `q${n}`)]))
 
-  it('scores each prediction once, marks unanswered items missing per system and reports duplicates and unknown items', () => {
-    const c = collectScores([
-      { source: 'run1', qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'Yes' }, { qaId: 'q9', model: 'm', modality: 'text', answer: 'No' }] },
-      { source: 'run2', qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'No' }, { qaId: 'q2', model: 'm', modality: 'text', answer: 'No' }] },
+  it('scores each prediction once, marks unanswered items missing per system and reports duplicates and unknown items', async () => {
+    const c = await collectScores([
+      { source: 'run1', chunks: [{ qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'Yes' }, { qaId: 'q9', model: 'm', modality: 'text', answer: 'No' }] }] },
+      { source: 'run2', chunks: [{ qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'No' }, { qaId: 'q2', model: 'm', modality: 'text', answer: 'No' }] }] },
     ], { vocabulary: [] })
     expect(c.items.map((i) => [i.qaId, i.status, i.correct])).toEqual([['q1', 'scored', true], ['q2', 'scored', false], ['q3', 'missing', undefined]])
     expect(c.systemSources.get('m\u0000text')).toEqual(['run1', 'run2'])

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { aggregate } from '../../src/report/aggregate.ts'
 import { applyScoreHooks, type ScoreHooks } from '../../src/report/score-hooks.ts'
-import type { ItemScore, ScoreQa } from '../../src/report/score-types.ts'
+import type { ItemScore } from '../../src/report/score-types.ts'
+
+// BLEU statistics of an answer with no n-gram (the text metrics here are set by hand).
+const NO_STATS = { counts: [0, 0, 0, 0], totals: [0, 0, 0, 0], sysLen: 0, refLen: 0 }
 
 function item(task: string, n: number, part: Partial<ItemScore> = {}): ItemScore {
-  return { qaId: `q${n}`, caseId: `c${n}`, task, model: 'm', modality: 'text', status: 'scored', hyp: `answer ${n}`, ref: `reference ${n}`, text: { bleu1: 0, bleu4: 0, rougeL: 0 }, ...part }
+  return { qaId: `q${n}`, caseId: `c${n}`, task, model: 'm', modality: 'text', status: 'scored', hyp: `answer ${n}`, ref: `reference ${n}`, text: { bleu1: 0, bleu4: 0, rougeL: 0, stats: NO_STATS }, ...part }
 }
 
 describe('applyScoreHooks', () => {
   it('adds F1-Bio to open and report items and ScoreGPT to report items; a judge failure is that item\'s error', async () => {
     const items = [item('closed_presence', 0, { text: undefined, correct: true }), item('open_diagnosis', 1), item('report_general_summary', 2), item('report_general_summary', 3), item('report_general_summary', 4, { status: 'failed', text: undefined })]
-    const qa = new Map<string, ScoreQa>(items.map((i) => [i.qaId, { id: i.qaId, caseId: i.caseId, taskType: i.task, question: `question ${i.qaId}`, answer: i.ref, gold: {} }]))
+    const qa = new Map(items.map((i) => [i.qaId, `question ${i.qaId}`]))
     const asked: string[] = []
     const hooks: ScoreHooks = {
       f1Bio: { signature: 'bertscore:test|L1', score: async (pairs) => pairs.map((p) => (p.hyp.endsWith('1') ? 0.5 : 0.75)) },
@@ -27,7 +30,7 @@ describe('applyScoreHooks', () => {
     expect(items.map((i) => i.scoreGpt)).toEqual([undefined, undefined, 80, undefined, undefined])
     expect(items[3].judgeError).toBe('E_JUDGE: not JSON')
     expect(asked).toEqual(['question q2', 'question q3'])
-    const r = aggregate(items, qa, { title: 't', tool: { name: 'x', version: '0' }, sources: {}, seed: 1, resamples: 50, vocabularySize: 0, f1Bio: hooks.f1Bio!.signature, scoreGpt: hooks.judge!.signature })
+    const r = aggregate(items, new Map(), { title: 't', tool: { name: 'x', version: '0' }, sources: {}, seed: 1, resamples: 50, vocabularySize: 0, f1Bio: hooks.f1Bio!.signature, scoreGpt: hooks.judge!.signature })
     const report = r.rows.find((x) => x.task === 'report_general_summary')!
     expect(report.metrics.scoreGpt!.value).toBe(80)
     expect(report.metrics.f1Bio!.value).toBe(75)

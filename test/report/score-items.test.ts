@@ -45,7 +45,9 @@ describe('scoreItem, per task type', () => {
 
   it('gives text metrics to open and report items, not to closed ones', () => {
     const open = scoreItem(qa('open_event_counting', 'How many?', { value: 2 }, 'There are 2 PVCs.'), pred('There are 2 PVCs.'), opts)
-    for (const v of Object.values(open.text!)) expect(v).toBeCloseTo(100, 9)
+    for (const v of [open.text!.bleu1, open.text!.bleu4, open.text!.rougeL]) expect(v).toBeCloseTo(100, 9)
+    // BLEU-4's statistics: 5 tokens ("There are 2 PVCs ."), every n-gram matched.
+    expect(open.text!.stats).toEqual({ counts: [5, 4, 3, 2], totals: [5, 4, 3, 2], sysLen: 5, refLen: 5 })
     const closed = scoreItem(qa('closed_event_timing', TIMING, { choices: ['a', 'b', 'c', 'd'], correct: 0 }), pred('A'), opts)
     expect(closed.text).toBeUndefined()
     const report = scoreItem(qa('report_statistical_overview', 'Summarise.', {}, 'Mean heart rate 72 bpm.'), pred('Mean heart rate 80 bpm.'), opts)

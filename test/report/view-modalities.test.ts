@@ -11,6 +11,9 @@ import type { ItemScore } from '../../src/report/score-types.ts'
 import { modalityChart, modalityTables } from '../../src/report/view-modalities.ts'
 import { reportView } from '../../src/report/view.ts'
 
+// BLEU statistics of an answer with no n-gram (the text metrics here are set by hand).
+const NO_STATS = { counts: [0, 0, 0, 0], totals: [0, 0, 0, 0], sysLen: 0, refLen: 0 }
+
 const TASKS = ['closed_presence', 'open_event_counting', 'open_event_timing', 'report_general_summary'] as const
 type Task = (typeof TASKS)[number]
 
@@ -28,7 +31,7 @@ function report(systems: [string, string][]): ScoreReport {
   for (const task of TASKS) {
     for (let n = 0; n < 8; n++) {
       for (const [model, modality] of systems) {
-        const text = task === 'closed_presence' ? undefined : { bleu1: 50, bleu4: 20, rougeL: ROUGE[modality] }
+        const text = task === 'closed_presence' ? undefined : { bleu1: 50, bleu4: 20, rougeL: ROUGE[modality], stats: NO_STATS }
         items.push({ qaId: `${task}:${n}`, caseId: `c${n % 4}`, task, model, modality, status: 'scored', hyp: 'h', ref: 'r', ...(text ? { text } : {}), ...(HOW[`${model}\u0000${modality}`] ?? HOW[`gpt\u0000${modality}`])(task, n) })
       }
     }

@@ -1,0 +1,79 @@
+// collectScores reads sets chunk by chunk (a run record by record) and keeps per item only what
+// the report needs: texts only while a hook needs them, and the texts of the sample items the
+// chooser keeps. The samples chosen depend on the items, not on the order they are read in.
+import { describe, expect, it } from 'vitest'
+import { collectScores, type PredictionChunk } from '../../src/report/collect-scores.ts'
+import { createSampleChooser } from '../../src/report/samples.ts'
+import type { ScorePrediction, ScoreQa } from '../../src/report/score-types.ts'
+
+const qa = (id: string, taskType: string, answer: string, gold: ScoreQa['gold'] = {}): ScoreQa => ({ id, caseId: id.split(':')[0], taskType, question: `question ${id}`, answer, gold })
+
+// Records r0..r5, each with a closed item and a report item, answered by two models.
+function chunks(): PredictionChunk[] {
+  return Array.from({ length: 6 }, (_, r) => {
+    const items = [
+      qa(`r${r}:c`, 'closed_presence', 'A. PVC', { choices: ['PVC', 'PAC', 'AF', 'VT'], correct: 0 }),
+      qa(`r${r}:s`, 'report_general_summary', `Sinus rhythm with ${r} PVCs.`),
+    ]
+    const predictions: ScorePrediction[] = items.flatMap((q) => ['a', 'b'].map((model) => ({ qaId: q.id, model, modality: 'text', answer: model === 'a' ? q.answer : 'B' })))
+    return { qa: new Map(items.map((q) => [q.id, q])), predictions }
+  })
+}
+
+describe('collectScores', () => {
+  it('scores chunk by chunk, dropping texts unless a hook needs them (then only for text tasks), with report questions', async () => {
+    const plain = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [] })
+    expect(plain.items).toHaveLength(24)
+    expect(plain.items.every((i) => i.hyp === undefined && i.ref === undefined)).toBe(true)
+    expect(plain.questions.size).toBe(0)
+    const report = plain.items.find((i) => i.qaId === 'r3:s' && i.model === 'a')!
+    expect(report.text).toMatchObject({ rougeL: 100, stats: { sysLen: 6, refLen: 6 } })
+    const kept = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], keepText: true })
+    expect(kept.items.filter((i) => i.hyp !== undefined).map((i) => i.task)).toEqual(Array(12).fill('report_general_summary'))
+    expect(kept.questions.get('r3:s')).toBe('question r3:s')
+  })
+
+  it('reads an async source and marks the items a system left unanswered in any chunk', async () => {
+    async function* source(): AsyncGenerator<PredictionChunk> {
+      for (const c of chunks()) yield { qa: c.qa, predictions: c.predictions.filter((p) => !(p.model === 'b' && p.qaId === 'r4:c')) }
+    }
+    const c = await collectScores([{ source: 'run', chunks: source() }], { vocabulary: [] })
+    expect(c.items.filter((i) => i.status === 'missing').map((i) => [i.qaId, i.model])).toEqual([['r4:c', 'b']])
+    expect(c.problems).toEqual([expect.objectContaining({ kind: 'no-prediction', count: 1 })])
+  })
+
+  it('chooses the same sample items whatever the order the chunks come in, with every system\'s answer text', async () => {
+    const samples = { perTask: 2, seed: 7 }
+    const forward = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], samples })
+    const backward = await collectScores([{ source: 'run', chunks: chunks().reverse() }], { vocabulary: [], samples })
+    const ids = (x: typeof forward) => x.samples.map((s) => s.qaId).sort()
+    expect(ids(forward)).toEqual(ids(backward))
+    expect(forward.samples).toHaveLength(4)
+    expect(new Set(forward.samples.map((s) => s.task))).toEqual(new Set(['closed_presence', 'report_general_summary']))
+    for (const s of forward.samples) {
+      expect(s.answers.map((a) => a.item.model)).toEqual(['a', 'b'])
+      expect(s.answers[1].answer).toBe('B')
+      expect(s.question).toBe(`question ${s.qaId}`)
+    }
+    const other = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], samples: { perTask: 2, seed: 8 } })
+    expect(ids(other)).not.toEqual(ids(forward))
+  })
+})
+
+describe('createSampleChooser', () => {
+  it('keeps the k lowest-ranked items per task, attaching later answers and missing systems to those only', () => {
+    const chooser = createSampleChooser({ perTask: 3, seed: 1 })
+    const items = Array.from({ length: 40 }, (_, n) => qa(`c${n}:q`, 'closed_presence', 'A'))
+    const item = (q: ScoreQa, model: string) => ({ qaId: q.id, caseId: q.caseId, task: q.taskType, model, modality: 'text', status: 'scored' as const })
+    for (const q of items) chooser.offer(q, item(q, 'a'), 'A')
+    for (const q of items) chooser.offer(q, item(q, 'b'), 'B')
+    for (const q of items) chooser.offerMissing({ ...item(q, 'c'), status: 'missing' })
+    const chosen = chooser.chosen()
+    expect(chosen).toHaveLength(3)
+    expect(chosen.map((c) => c.answers.map((a) => `${a.item.model}:${a.answer}:${a.item.status}`))).toEqual(Array(3).fill(['a:A:scored', 'b:B:scored', 'c::missing']))
+    const ranks = chosen.map((c) => c.rank)
+    expect(Math.max(...ranks)).toBeLessThan(0.3)
+    expect(chosen.map((c) => c.order)).toEqual([...chosen.map((c) => c.order)].sort((x, y) => x - y))
+    expect(createSampleChooser({ perTask: 0, seed: 1 }).chosen()).toEqual([])
+  })
+})
