@@ -3,15 +3,17 @@
 // answer, which states them all, and for reports the figures), as JSON. The reply replaces the
 // template only when it passes checkWrittenAnswer (no number changed, no finding added or
 // dropped, the yes/no kept); otherwise the template stays and the item says why. Calls are
-// cached by their exact request and limited like the infer stage's.
+// cached by their exact request (cached-call.ts) and limited like the infer stage's; a failure
+// is the item's note, so nothing stops the writer.
 import type { QaItem } from '../core/items.ts'
 import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import { checkWrittenAnswer } from '../qa/written-answer-check.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
+import { cachedCall } from './cached-call.ts'
 import { chatBody } from './chat-request.ts'
 import { limiterName, requestConfig, type ApiModelConfig } from './model-config.ts'
-import { CallFailed, createChatCaller } from './openai-adapter.ts'
+import { createChatCaller } from './openai-adapter.ts'
 
 export const WRITER_PROMPT_VERSION = 'hp-writer-1'
 
@@ -31,18 +33,11 @@ export async function createAnswerWriter(model: ApiModelConfig, vocab: readonly 
     const facts = { question: item.question, draft: item.answer, ...(item.gold.figures ? { figures: item.gold.figures } : {}), ...(item.gold.event ? { event: item.gold.event, present: item.gold.value } : {}) }
     const body = chatBody(model, [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(facts) }])
     const key = cache.key({ prompts: WRITER_PROMPT_VERSION, server: requestConfig(model), body })
-    const hit = await cache.get<{ answer: string; noText?: boolean }>(key)
-    if (hit?.noText) return { ...item, written: note(model, 'failed', 'the reply (cached) held no text') }
-    let raw = hit?.answer
-    if (raw === undefined) {
-      try {
-        const out = await call(body, { signal: ctx.signal, cost: model.maxTokens + 1000, keep: (r) => cache.put(key, { answer: r.text, ...(r.noText ? { noText: true } : {}), usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }) })
-        raw = out.text
-      } catch (err) {
-        if (!(err instanceof CallFailed)) throw err
-        return { ...item, written: note(model, 'failed', err.failure.message) }
-      }
-    }
+    const r = await cachedCall({ cache, key, send: (hooks) => call(body, { signal: ctx.signal, cost: model.maxTokens + 1000, ...hooks }) })
+    if (r.status === 'cached' && r.kept.noText) return { ...item, written: note(model, 'failed', 'the reply (cached) held no text') }
+    // Failed, or answered without text now (stored all the same).
+    if (r.status === 'failed' || r.status === 'empty') return { ...item, written: note(model, 'failed', r.failure.failure.message) }
+    const raw = r.kept.answer
     const verdict = checkWrittenAnswer(raw, item.answer, facts, vocab)
     if (!verdict.ok) return { ...item, written: note(model, 'rejected', verdict.reason) }
     return { ...item, answer: verdict.answer, written: { by: model.name, status: 'accepted', template: item.answer } }

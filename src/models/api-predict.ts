@@ -1,32 +1,20 @@
 // One API model's prediction for one QA item: the budget check before anything is read or paid,
-// the request built from the item's own inputs, then the cache (a request answered before, in this
-// run or any run sharing the cache, is never sent again), then the call. The answer is stored in
-// the cache inside the call's limiter slot, before the next request may go out, so an
-// interrupted run has stored every answer it received but the ones in flight.
+// the request built from the item's own inputs, then the cached call (cached-call.ts: a request
+// answered before, in this run or any run sharing the cache, is never sent again, and its answer
+// is stored inside the call's limiter slot, so an interrupted run has stored every answer it
+// received but the ones in flight).
 import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
 import type { ContentCache } from '../core/services.ts'
 import { checkBudget, checkBytes, type BudgetVerdict } from './budget-check.ts'
+import { cachedCall, type Halt, type InFlight } from './cached-call.ts'
 import { buildChatRequest, promptTokens, TooBig, type InputReader } from './chat-request.ts'
 import { requestConfig, type ApiModelConfig } from './model-config.ts'
-import type { BudgetNote, PredictionItem, Usage } from './model.ts'
-import { CallFailed, type ChatCaller } from './openai-adapter.ts'
+import type { BudgetNote, PredictionItem } from './model.ts'
+import type { ChatCaller } from './openai-adapter.ts'
 import { prediction } from './prediction.ts'
 import { PROMPT_VERSION } from './prompts.ts'
 import type { CallFailure } from './retry-policy.ts'
-
-/** What the cache keeps of an answered request. */
-export interface CachedAnswer {
-  answer: string
-  /** The server's finish_reason. */
-  finishReason?: string | null
-  /** The answer held no text: an `empty` error, from the cache as when it came. */
-  noText?: boolean
-  usage: Usage | null
-  latencyMs: number
-  attempts: number
-  at: string
-}
 
 export interface ApiPredictEnv {
   model: ApiModelConfig
@@ -37,15 +25,14 @@ export interface ApiPredictEnv {
   /** Live counters (ctx.count). */
   count(name: string, n?: number): void
   /** Requests on the wire now, run-wide, by key: an identical request waits for that answer instead of paying again. */
-  inflight: Map<string, Promise<CachedAnswer | null>>
-  /** Models stopped for the run by an error every call would get (a refused key): by name, the error. */
-  halted: Map<string, PipelineError>
+  inflight: InFlight<PipelineError>
+  /** This model's stop for the run (run-wide, by model name): set by an error every call would get (a refused key). */
+  halt: Halt<PipelineError>
 }
 
-/** The prediction of `env.model` for `item`. */
-export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<PredictionItem> {
+/** The prediction of `env.model` for `item`; `verdict` is the item's budget check when failFast already made it. */
+export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict = budgetOf(item, env.model)): Promise<PredictionItem> {
   const m = env.model
-  const verdict = checkBudget(item, m, promptTokens(item, m))
   if (verdict.missing) {
     // A set drawn in other modalities (the report excerpts as clips only): the model cannot be shown this item.
     env.count('model:no-input')
@@ -75,56 +62,49 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv): Promise<
   }
   const requestKey = env.cache.key({ prompts: PROMPT_VERSION, server: requestConfig(m), body: req.body })
   const base = { requestKey, ...(budget ? { budget } : {}) }
-  let hit = await env.cache.get<CachedAnswer>(requestKey)
-  // Looked up and claimed with no await between: two identical requests never both go out.
-  const pending = hit ? undefined : env.inflight.get(requestKey)
-  if (pending) hit = (await pending) ?? (await env.cache.get<CachedAnswer>(requestKey))
-  if (hit) {
+  const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
+  const r = await cachedCall({
+    cache: env.cache,
+    key: requestKey,
+    // Run-wide, shared by models and records: a waiter takes only an answer, else calls on its own.
+    dedupe: { inflight: env.inflight, share: 'answer' },
+    halt: { state: env.halt, error: (f) => fatalError(m, item, f) },
+    send: (hooks) => env.call(req.body, {
+      signal: env.signal,
+      cost,
+      onSend: () => env.count('model:in-flight', 1),
+      onSettle: () => env.count('model:in-flight', -1),
+      onRetry: () => env.count('model:retried'),
+      ...hooks,
+    }),
+  })
+  if (r.status === 'halted') throw r.error
+  if (r.status === 'cached') {
+    const hit = r.kept
     env.count('model:cached')
     const told = { ...base, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 }
     if (hit.noText) return prediction(item, m.name, m.modality, { ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
     return prediction(item, m.name, m.modality, { ...told, answer: hit.answer, ...truncated(hit.finishReason) })
   }
-  const settle = claim(env.inflight, requestKey)
-  const cost = (item.inputs.text && m.modality === 'text' ? Math.ceil(req.bytes / 3) : 1000) + m.maxTokens
-  try {
-    const out = await env.call(req.body, {
-      signal: env.signal,
-      cost,
-      gate: () => {
-        const h = env.halted.get(m.name)
-        if (h) throw h
-      },
-      onFail: (f) => {
-        if (isFatal(f) && !env.halted.has(m.name)) env.halted.set(m.name, fatalError(m, item, f))
-      },
-      onSend: () => env.count('model:in-flight', 1),
-      onSettle: () => env.count('model:in-flight', -1),
-      onRetry: () => env.count('model:retried'),
-      keep: async (r) => {
-        const kept: CachedAnswer = { answer: r.text, finishReason: r.finishReason, ...(r.noText ? { noText: true } : {}), usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
-        await env.cache.put(requestKey, kept)
-        settle(kept)
-      },
-    })
+  if (r.status === 'sent') {
+    const out = r.kept
     env.count('model:calls')
     if (out.usage) {
       env.count('model:tokens-in', out.usage.inputTokens)
       env.count('model:tokens-out', out.usage.outputTokens)
       if (m.prices) env.count('model:cost-usd', (out.usage.inputTokens * m.prices.inputPerMTok + out.usage.outputTokens * m.prices.outputPerMTok) / 1e6)
     }
-    return prediction(item, m.name, m.modality, { ...base, answer: out.text, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false, ...truncated(out.finishReason) })
-  } catch (err) {
-    settle(null)
-    if (!(err instanceof CallFailed)) throw err
-    env.count('model:failed')
-    const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
-    // A refused key, an unknown model or no credit fails every item alike: the record fails, so
-    // a rerun after the fix redoes it (a record done with errors would be skipped on resume).
-    if (isFatal(err.failure)) throw env.halted.get(m.name) ?? fatalError(m, item, err.failure)
-    if (m.onError === 'record') throw new PipelineError('E_MODEL_CALL', `model "${m.name}" failed on item ${item.id} after ${err.attempts} attempt(s): ${err.failure.message}; the model's onError is record (use onError: item to record the error and go on)`, { model: m.name, qaId: item.id }, { cause: err })
-    return prediction(item, m.name, m.modality, { ...base, attempts: err.attempts, error })
+    return prediction(item, m.name, m.modality, { ...base, answer: out.answer, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false, ...truncated(out.finishReason) })
   }
+  // Failed, or answered without text (stored, so a rerun reads it from the cache).
+  const err = r.failure
+  env.count('model:failed')
+  // A refused key, an unknown model or no credit fails every item alike: the record fails, so
+  // a rerun after the fix redoes it (a record done with errors would be skipped on resume).
+  if (r.status === 'failed' && r.stop) throw r.stop
+  if (m.onError === 'record') throw new PipelineError('E_MODEL_CALL', `model "${m.name}" failed on item ${item.id} after ${err.attempts} attempt(s): ${err.failure.message}; the model's onError is record (use onError: item to record the error and go on)`, { model: m.name, qaId: item.id }, { cause: err })
+  const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
+  return prediction(item, m.name, m.modality, { ...base, attempts: err.attempts, error })
 }
 
 // The prediction for an item over budget under skip (or a downsample that cannot help); throws under fail.
@@ -137,24 +117,6 @@ function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' |
   return prediction(item, m.name, m.modality, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
 }
 
-// Marks `key` as on the wire (unless another call already is); the function returned ends that, once.
-function claim(inflight: ApiPredictEnv['inflight'], key: string): (a: CachedAnswer | null) => void {
-  if (inflight.has(key)) return () => undefined
-  let resolve!: (a: CachedAnswer | null) => void
-  inflight.set(key, new Promise((r) => (resolve = r)))
-  let done = false
-  return (a) => {
-    if (done) return
-    done = true
-    inflight.delete(key)
-    resolve(a)
-  }
-}
-
-function isFatal(f: CallFailure): boolean {
-  return [401, 403, 404].includes(f.status ?? 0) || f.code === 'insufficient_quota'
-}
-
 function fatalError(m: ApiModelConfig, item: QaItem, f: CallFailure): PipelineError {
   return new PipelineError('E_MODEL_CALL', `model "${m.name}" at ${m.baseURL} was stopped for the run: ${f.message} (first on item ${item.id}); fix the key (${m.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then run again (answers already received are cached)`, { model: m.name, qaId: item.id, status: f.status })
 }
@@ -163,11 +125,16 @@ function truncated(finishReason: string | null | undefined): { truncated?: true 
   return finishReason === 'length' ? { truncated: true } : {}
 }
 
-/** Throws E_MODEL_BUDGET now when `item` is over a `fail` model's limits (before any call of the record is made for it). */
-export function failFast(item: QaItem, m: ApiModelConfig): void {
-  if (m.overBudget !== 'fail') return
-  const v = checkBudget(item, m, promptTokens(item, m))
+/** Throws E_MODEL_BUDGET now when `item` is over a `fail` model's limits (before any call of the record is made for it); else the verdict, for predictWithApi. */
+export function failFast(item: QaItem, m: ApiModelConfig): BudgetVerdict | undefined {
+  if (m.overBudget !== 'fail') return undefined
+  const v = budgetOf(item, m)
   if (v.over.length) refuse(item, m, v)
+  return v
+}
+
+function budgetOf(item: QaItem, m: ApiModelConfig): BudgetVerdict {
+  return checkBudget(item, m, promptTokens(item, m))
 }
 
 function skipped(p: PredictionItem, env: ApiPredictEnv): PredictionItem {

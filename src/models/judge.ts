@@ -1,9 +1,9 @@
 // ScoreGPT's call (issue 15): an openai-compatible model scores a candidate report against the
 // reference with the prompt of src/metrics/judge-prompt.ts; the reply is validated by
-// src/metrics/judge-parse.ts. Like api-predict.ts, the request is cached by a hash of (prompt
-// version, server, body), the reply stored inside the call's limiter slot (the `keep` hook), so a
-// rerun never pays twice, and identical requests in flight at once are sent once. The raw reply is
-// what is cached, not the scores: a validation rule changed later applies to replies already paid.
+// src/metrics/judge-parse.ts. Like api-predict.ts, the request goes through cached-call.ts: cached
+// by a hash of (prompt version, server, body), the reply stored inside the call's limiter slot, so
+// a rerun never pays twice, and identical requests in flight at once are sent once. The raw reply
+// is what is cached, not the scores: a validation rule changed later applies to replies already paid.
 // Outcomes:
 //   - a failed call (after createChatCaller's retries), a reply without text or a reply refused
 //     by validation is a per-item `{error}`, never a throw; a refused key, unknown model or
@@ -17,11 +17,11 @@ import type { ContentCache, Limiter, Secret } from '../core/services.ts'
 import { judgeCriteria } from '../metrics/judge-criteria.ts'
 import { judgeSignature, parseJudgeReply, zeroScores, type JudgeScores } from '../metrics/judge-parse.ts'
 import { JUDGE_PROMPT_VERSION, judgeMessages, judgePromptHash } from '../metrics/judge-prompt.ts'
-import type { CachedAnswer } from './api-predict.ts'
+import { cachedCall, type Halt, type InFlight } from './cached-call.ts'
 import { chatBody } from './chat-request.ts'
 import { requestConfig, type ApiModelConfig } from './model-config.ts'
 import type { Usage } from './model.ts'
-import { CallFailed, createChatCaller } from './openai-adapter.ts'
+import { createChatCaller, type CallFailed } from './openai-adapter.ts'
 import type { CallFailure } from './retry-policy.ts'
 
 export interface JudgeServices {
@@ -55,71 +55,23 @@ export type JudgeResult =
 
 export type Judge = (input: JudgeInput) => Promise<JudgeResult>
 
-type Reply = { kept: CachedAnswer; cached: boolean } | { failure: JudgeError }
-
 /** A judge scoring with `model` (validated by apiModelSchema at the edge). */
 export function createJudge(model: ApiModelConfig, services: JudgeServices): Judge {
   const { cache, signal } = services
   const count = services.count ?? (() => undefined)
   const call = createChatCaller(model, services.secret, services.limiter)
   // Per judge, not per module: requests on the wire by key, and the failure that stopped the judge.
-  const inflight = new Map<string, Promise<Reply>>()
-  let halted: JudgeError | null = null
-
-  async function send(key: string, body: Record<string, unknown>): Promise<Reply> {
-    let kept: CachedAnswer | undefined
-    try {
-      await call(body, {
-        signal,
-        cost: Math.ceil(JSON.stringify(body).length / 3) + model.maxTokens,
-        onRetry: () => count('judge:retried'),
-        keep: async (r) => {
-          kept = { answer: r.text, finishReason: r.finishReason, ...(r.noText ? { noText: true } : {}), usage: r.usage, latencyMs: r.latencyMs, attempts: r.attempts, at: new Date().toISOString() }
-          await cache.put(key, kept)
-        },
-      })
-    } catch (err) {
-      if (!(err instanceof CallFailed)) throw err
-      // An answer without text was kept (it was billed); it is reported like a cached one below.
-      if (!kept) return { failure: failed(err) }
-    }
-    count('judge:calls')
-    if (kept!.usage) {
-      count('judge:tokens-in', kept!.usage.inputTokens)
-      count('judge:tokens-out', kept!.usage.outputTokens)
-      if (model.prices) count('judge:cost-usd', (kept!.usage.inputTokens * model.prices.inputPerMTok + kept!.usage.outputTokens * model.prices.outputPerMTok) / 1e6)
-    }
-    return { kept: kept!, cached: false }
-  }
+  // One judge has one signal and one model, so a caller that waited for a call takes its outcome.
+  const inflight: InFlight<JudgeError> = new Map()
+  const halt: Halt<JudgeError> = {}
 
   function failed(err: CallFailed): JudgeError {
-    count('judge:failed')
     const f = err.failure
-    const error: JudgeError = { code: f.kind === 'status' ? `http-${f.status}` : f.kind, message: `judge "${model.name}" failed after ${err.attempts} attempt(s): ${f.message}`, ...(f.status !== undefined ? { status: f.status } : {}) }
-    if (!isFatal(f)) return error
-    halted ??= { ...error, message: `judge "${model.name}" at ${model.baseURL} was stopped for the run: ${f.message}; fix the key (${model.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then score again (replies already received are cached)` }
-    return halted
+    return { code: errorCode(f), message: `judge "${model.name}" failed after ${err.attempts} attempt(s): ${f.message}`, ...(f.status !== undefined ? { status: f.status } : {}) }
   }
 
-  // The cached reply, or the one sent for it; callers of one key at once share one lookup and one call.
-  async function reply(key: string, body: Record<string, unknown>): Promise<Reply> {
-    const pending = inflight.get(key)
-    if (pending) {
-      const r = await pending
-      return 'kept' in r ? { ...r, cached: true } : r
-    }
-    const lookup = (async (): Promise<Reply> => {
-      const hit = await cache.get<CachedAnswer>(key)
-      if (hit) return { kept: hit, cached: true }
-      if (halted) return { failure: halted }
-      return send(key, body)
-    })()
-    inflight.set(key, lookup)
-    try {
-      return await lookup
-    } finally {
-      inflight.delete(key)
-    }
+  function stopped(f: CallFailure): JudgeError {
+    return { code: errorCode(f), message: `judge "${model.name}" at ${model.baseURL} was stopped for the run: ${f.message}; fix the key (${model.apiKeyEnv ?? 'apiKeyEnv'}), the model name or the account, then score again (replies already received are cached)`, ...(f.status !== undefined ? { status: f.status } : {}) }
   }
 
   return async ({ taskType, candidate, reference }) => {
@@ -132,10 +84,30 @@ export function createJudge(model: ApiModelConfig, services: JudgeServices): Jud
     }
     const body = chatBody(model, judgeMessages(taskType, candidate, reference))
     const requestKey = cache.key({ prompts: JUDGE_PROMPT_VERSION, server: requestConfig(model), body })
-    const r = await reply(requestKey, body)
-    if ('failure' in r) return { error: r.failure, cached: false, requestKey }
-    const { kept, cached } = r
+    const r = await cachedCall({
+      cache,
+      key: requestKey,
+      dedupe: { inflight, share: 'outcome' },
+      halt: { state: halt, error: stopped },
+      send: (hooks) => call(body, { signal, cost: Math.ceil(JSON.stringify(body).length / 3) + model.maxTokens, onRetry: () => count('judge:retried'), ...hooks }),
+    })
+    if (r.status === 'halted') return { error: r.error, cached: false, requestKey }
+    if (r.status === 'failed') {
+      if (!r.waited) count('judge:failed')
+      return { error: r.stop ?? failed(r.failure), cached: false, requestKey }
+    }
+    const { kept } = r
+    const cached = r.status === 'cached'
+    // An answer without text was kept (it was billed): counted as a call, reported like a cached one below.
     if (cached) count('judge:cached')
+    else {
+      count('judge:calls')
+      if (kept.usage) {
+        count('judge:tokens-in', kept.usage.inputTokens)
+        count('judge:tokens-out', kept.usage.outputTokens)
+        if (model.prices) count('judge:cost-usd', (kept.usage.inputTokens * model.prices.inputPerMTok + kept.usage.outputTokens * model.prices.outputPerMTok) / 1e6)
+      }
+    }
     const from = cached ? ' (cached: a rerun reuses it; another judge model, maxTokens or prompt version asks again)' : ''
     if (kept.noText) return { error: { code: 'empty', message: `judge "${model.name}"'s reply holds no text (finish_reason ${kept.finishReason ?? 'none'})${from}` }, cached, requestKey }
     const verdict = parseJudgeReply(kept.answer, taskType)
@@ -153,7 +125,6 @@ export function judgeSignatureFor(model: ApiModelConfig, taskType?: string): str
   return judgeSignature({ model: model.model, temperature: model.temperature, seed: model.seed, promptHash: judgePromptHash(), version: JUDGE_PROMPT_VERSION, taskType })
 }
 
-// Failures every call would get alike: a refused key, an unknown model, no credit.
-function isFatal(f: CallFailure): boolean {
-  return [401, 403, 404].includes(f.status ?? 0) || f.code === 'insufficient_quota'
+function errorCode(f: CallFailure): string {
+  return f.kind === 'status' ? `http-${f.status}` : f.kind
 }

@@ -10,8 +10,10 @@ import { hashConfig } from '../run/config-hash.ts'
 import type { StageContext } from '../core/stage.ts'
 import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import type { VocabularyEvent } from '../qa/vocabulary.ts'
-import { failFast, predictWithApi, type CachedAnswer } from './api-predict.ts'
+import { failFast, predictWithApi } from './api-predict.ts'
 import { createBaseline } from './baselines/index.ts'
+import type { BudgetVerdict } from './budget-check.ts'
+import type { Halt, InFlight } from './cached-call.ts'
 import { answers, limiterName, type ApiModelConfig, type BaselineConfig, type ModelConfig } from './model-config.ts'
 import type { PredictionItem } from './model.ts'
 import { createChatCaller } from './openai-adapter.ts'
@@ -48,8 +50,9 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
   const call = await ctx.run.once(`model-caller:${hashConfig(m)}`, async () => createChatCaller(m, m.apiKeyEnv ? ctx.run.secret(m.apiKeyEnv) : null, limiter))
   const cache = ctx.run.cache('models')
   const decoders = ctx.run.limiter('ffmpeg-frames', { concurrency: availableParallelism() })
-  const inflight = await ctx.run.once('model-requests-in-flight', async () => new Map<string, Promise<CachedAnswer | null>>())
-  const halted = await ctx.run.once('models-halted', async () => new Map<string, PipelineError>())
+  const inflight = await ctx.run.once('model-requests-in-flight', async (): Promise<InFlight<PipelineError>> => new Map())
+  // By name, like the limiter: every record's runner of this model shares its stop.
+  const halt = await ctx.run.once(`model-halt:${m.name}`, async (): Promise<Halt<PipelineError>> => ({}))
   const io = {
     read: (p: string, range?: { offset: number; bytes: number }) => ctx.media.read(p, range),
     // One ffmpeg per core at most, whatever the number of calls waiting.
@@ -60,11 +63,20 @@ async function apiRunner(m: ApiModelConfig, ctx: StageContext<unknown>): Promise
     if (name === 'model:no-input') noInput += n
     ctx.count(name, n)
   }
+  // The budget verdicts check made, taken by predict (called right after it with the same item): one check per item.
+  const verdicts = new WeakMap<QaItem, BudgetVerdict>()
   return {
     name: m.name,
     takes: (item) => answers(m, item),
-    check: (item) => failFast(item, m),
-    predict: (item) => predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight, halted }),
+    check(item) {
+      const v = failFast(item, m)
+      if (v) verdicts.set(item, v)
+    },
+    predict(item) {
+      const v = verdicts.get(item)
+      verdicts.delete(item)
+      return predictWithApi(item, { model: m, call, cache, io, signal: ctx.signal, count, inflight, halt }, v)
+    },
     finish() {
       if (noInput) ctx.warn('W_MODEL_NO_INPUT', `model "${m.name}" reads ${m.modality}, but ${noInput} item(s) of record ${ctx.recordId} have no ${m.modality} input; their predictions say error no-input (render their excerpt sets as ${m.modality}, or leave them to a model of another modality)`, { model: m.name, items: noInput })
     },
