@@ -67,5 +67,5 @@ export function toScoreQa(q: QaItem, runDir: string): ScoreQa {
 
 /** A prediction item as scoring reads it. */
 export function toScorePrediction(p: PredictionItem): ScorePrediction {
-  return { qaId: p.qaId, model: p.model, modality: p.modality, answer: p.answer, ...(p.error ? { error: { code: p.error.code, message: p.error.message } } : {}) }
+  return { qaId: p.qaId, model: p.model, ...(p.modelId ? { modelId: p.modelId } : {}), modality: p.modality, answer: p.answer, ...(p.error ? { error: { code: p.error.code, message: p.error.message } } : {}) }
 }

@@ -308,6 +308,8 @@ export interface PredictionItem {
   taskType: string
   split: string
   model: string
+  /** An API model's id on its server (its `model` option, e.g. gpt-4o-mini): the same model under two names, shown two modalities, is one model in the report's Table 11. */
+  modelId?: string
   modality: Modality
   /** The model's raw text (empty after an error). */
   answer: string

@@ -144,8 +144,12 @@ const key = (model: string, modality: string) => `${model}\u0000${modality}`
 
 // Systems in order of first appearance; a model's label gains its modality when it has several.
 function listSystems(items: readonly ItemScore[], sources?: ReadonlyMap<string, string[]>): ReportSystem[] {
-  const seen = new Map<string, { model: string; modality: string }>()
-  for (const i of items) if (!seen.has(key(i.model, i.modality))) seen.set(key(i.model, i.modality), { model: i.model, modality: i.modality })
+  const seen = new Map<string, { model: string; modelId?: string; modality: string }>()
+  for (const i of items) {
+    const s = seen.get(key(i.model, i.modality))
+    if (!s) seen.set(key(i.model, i.modality), { model: i.model, ...(i.modelId ? { modelId: i.modelId } : {}), modality: i.modality })
+    else if (!s.modelId && i.modelId) s.modelId = i.modelId
+  }
   const perModel = new Map<string, number>()
   for (const s of seen.values()) perModel.set(s.model, (perModel.get(s.model) ?? 0) + 1)
   return [...seen].map(([k, s]) => ({ system: perModel.get(s.model)! > 1 ? `${s.model} (${s.modality})` : s.model, ...s, sources: sources?.get(k) ?? [] }))

@@ -22,6 +22,8 @@ export interface ReportSystem {
   /** `model` or `model (modality)`: the label of tables, comparisons and win rates. */
   system: string
   model: string
+  /** The API model's id on its server, when its predictions say it (Table 11 groups by it). */
+  modelId?: string
   modality: string
   /** Where its predictions came from (run directories, or the predictions file). */
   sources: string[]

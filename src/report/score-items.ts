@@ -34,7 +34,7 @@ type Part = Partial<Pick<ItemScore, 'status' | 'reason' | 'read' | 'correct' | '
 
 /** The scores of one model's prediction for one QA item. */
 export function scoreItem(qa: ScoreQa, p: ScorePrediction, opts: ScoreItemOptions): ItemScore {
-  const base = { qaId: qa.id, caseId: qa.caseId, task: qa.taskType, model: p.model, modality: p.modality, hyp: p.answer, ref: qa.answer }
+  const base = { qaId: qa.id, caseId: qa.caseId, task: qa.taskType, model: p.model, ...(p.modelId ? { modelId: p.modelId } : {}), modality: p.modality, hyp: p.answer, ref: qa.answer }
   if (p.error) return { ...base, status: 'failed', reason: p.error.code }
   const text = hasTextMetrics(qa.taskType) ? textScores(p.answer, qa.answer, opts.rouge) : undefined
   const withText = (part: Part): ItemScore => ({ ...base, status: 'scored', ...part, ...(text ? { text } : {}) })

@@ -26,6 +26,8 @@ export interface ScoreQa {
 export interface ScorePrediction {
   qaId: string
   model: string
+  /** The API model's id (PredictionItem.modelId), when it has one. */
+  modelId?: string
   modality: string
   answer: string
   /** The call failed (or was skipped over budget): the item counts as `failed`, never dropped. */
@@ -55,6 +57,8 @@ export interface ItemScore {
   caseId: string
   task: string
   model: string
+  /** The API model's id, when the prediction has one. */
+  modelId?: string
   modality: string
   status: ItemStatus
   /** Why it was unparsed, failed or has no gold. */

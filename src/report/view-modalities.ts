@@ -1,6 +1,8 @@
 // The paper's Table 11 (one model shown the recording as text and as video), for any modalities:
 // per model scored in two or more, each task's deciding metric in each modality and the
-// difference, and a chart of the percent-scale ones. Built from the report's rows alone, so the
+// difference, and a chart of the percent-scale ones. A model is its name, or its API model id
+// when its predictions carry one: an infer stage names each entry apart (gpt-4o-mini-text,
+// gpt-4o-mini-strips), and both are the one model gpt-4o-mini, shown two modalities. Built from the report's rows alone, so the
 // difference is of the two values and has no interval: a paired interval would need the items,
 // which the report does not hold. Baselines have the one modality `none` and never appear. Pure.
 import { ciLabel, type Cell, type ViewTable } from './view-tables.ts'
@@ -76,16 +78,22 @@ function modalityTable(r: ScoreReport, models: Multimodal[]): ViewTable {
   }
 }
 
-// Models with rows in two or more modalities, their systems in the report's order.
+// Models (by API model id, else name) with rows in two or more modalities, their systems in the
+// report's order; a model is labelled by its id and, when they differ, the names it ran under.
 function multimodal(r: ScoreReport): Multimodal[] {
-  const byModel = new Map<string, Multimodal>()
+  const byModel = new Map<string, Multimodal & { names: string[] }>()
   for (const s of r.systems) {
     if (!r.rows.some((x) => x.system === s.system)) continue
-    const m = byModel.get(s.model) ?? { model: s.model, systems: [] }
-    byModel.set(s.model, m)
+    const id = s.modelId ?? s.model
+    const m = byModel.get(id) ?? { model: id, names: [], systems: [] }
+    byModel.set(id, m)
+    if (!m.names.includes(s.model)) m.names.push(s.model)
     if (!m.systems.some((x) => x.modality === s.modality)) m.systems.push({ system: s.system, modality: s.modality })
   }
-  return [...byModel.values()].filter((m) => m.systems.length > 1)
+  return [...byModel.values()].filter((m) => m.systems.length > 1).map((m) => ({
+    model: m.names.length === 1 && m.names[0] === m.model ? m.model : `${m.model} (${m.names.join(', ')})`,
+    systems: m.systems,
+  }))
 }
 
 // The metric deciding the task (win rates'), else the first metric of the model's first row on it.

@@ -26,13 +26,14 @@ const HOW: Record<string, (task: Task, n: number) => Partial<ItemScore>> = {
 }
 const ROUGE: Record<string, number> = { text: 80, video: 60, none: 10 }
 
-function report(systems: [string, string][]): ScoreReport {
+// Systems as [name, modality] or [name, modality, API model id].
+function report(systems: ([string, string] | [string, string, string])[]): ScoreReport {
   const items: ItemScore[] = []
   for (const task of TASKS) {
     for (let n = 0; n < 8; n++) {
-      for (const [model, modality] of systems) {
+      for (const [model, modality, modelId] of systems) {
         const text = task === 'closed_presence' ? undefined : { bleu1: 50, bleu4: 20, rougeL: ROUGE[modality], stats: NO_STATS }
-        items.push({ qaId: `${task}:${n}`, caseId: `c${n % 4}`, task, model, modality, status: 'scored', hyp: 'h', ref: 'r', ...(text ? { text } : {}), ...(HOW[`${model}\u0000${modality}`] ?? HOW[`gpt\u0000${modality}`])(task, n) })
+        items.push({ qaId: `${task}:${n}`, caseId: `c${n % 4}`, task, model, ...(modelId ? { modelId } : {}), modality, status: 'scored', hyp: 'h', ref: 'r', ...(text ? { text } : {}), ...(HOW[`${model}\u0000${modality}`] ?? HOW[`gpt\u0000${modality}`])(task, n) })
       }
     }
   }
@@ -57,6 +58,14 @@ describe('Table 11: one model shown different modalities', () => {
     expect(table.caption).toMatch(/^Table 11: one model shown different modalities \(text, video\)/)
     expect(table.caption).toContain('video - text')
     expect(table.caption).toContain('for MAE lower is better')
+  })
+
+  it('takes two names of one API model (an infer stage names each entry apart) as one model in two modalities', () => {
+    const named = report([['random', 'none'], ['gpt-4o-mini-text', 'text', 'gpt-4o-mini'], ['gpt-4o-mini-video', 'video', 'gpt-4o-mini'], ['other-text', 'text', 'other']])
+    const [table] = modalityTables(named)
+    expect(table.rows.map((r) => r[1])).toEqual(Array(4).fill('gpt-4o-mini (gpt-4o-mini-text, gpt-4o-mini-video)'))
+    expect(table.rows.map((r) => r.slice(3))).toEqual(modalityTables(both)[0].rows.map((r) => r.slice(3)))
+    expect(named.systems.find((s) => s.model === 'gpt-4o-mini-text')).toMatchObject({ system: 'gpt-4o-mini-text', modelId: 'gpt-4o-mini' })
   })
 
   it('charts the percent-scale metrics, one bar per system of the model, MAE tasks left to the table', () => {
