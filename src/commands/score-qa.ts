@@ -5,28 +5,39 @@
 // (default "model") scores several models from one file; `split` is needed only when the folder
 // holds several splits; a line with an `error` instead of a prediction counts as failed. A line
 // that matches no item is reported with why, never guessed; items no line answers are counted
-// missing (score.ts). Gold comes from the answer text (src/report/public-gold.ts).
+// missing (score.ts). Gold comes from the answer text (src/report/public-gold.ts). The folder is
+// read whole; the predictions file a chunk at a time, as it is scored.
 import { createReadStream } from 'node:fs'
+import { access } from 'node:fs/promises'
+import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { PipelineError } from '../core/errors.ts'
 import { readHoltercareFolder } from '../formats/holtercare-folder.ts'
 import { isTaskType } from '../qa/holtercare-format.ts'
 import { publicScoreQa } from '../report/public-gold.ts'
+import type { PredictionChunk, PredictionSet } from '../report/collect-scores.ts'
 import type { ScoreReport } from '../report/report-types.ts'
 import type { ScorePrediction, ScoreQa } from '../report/score-types.ts'
 
-export interface LoadedQaPredictions {
-  qa: Map<string, ScoreQa>
-  predictions: ScorePrediction[]
+export interface QaPredictionSet {
+  /** The predictions file's lines, matched to the folder's items, in chunks of CHUNK lines. */
+  set: PredictionSet
+  /** Lines that match no item and items whose gold could not be read: complete once the set was read. */
   problems: ScoreReport['problems']
 }
 
 const EXAMPLES = 5
+// Predictions held at once: the folder's items stay in memory (they are what lines are matched
+// to), the predictions file is read as it is scored.
+const CHUNK = 2000
 
-/** Reads the folder and the predictions file, matching lines to items by split, task and index. */
-export async function loadQaPredictions(dir: string, file: string, signal?: AbortSignal): Promise<LoadedQaPredictions> {
+/** Reads the folder now and the predictions file as the set is read, matching lines to items by split, task and index. */
+export async function qaPredictionSet(dir: string, file: string, signal?: AbortSignal): Promise<QaPredictionSet> {
   const folder = await readHoltercareFolder(dir)
   if (!folder.items.length) throw new PipelineError('E_USAGE', `${dir} holds no well-formed Holtercare item; give a folder of <split>/<tier>/<task_type>.json files (pipeline qa validate ${dir} says what is wrong)`, { file: dir })
+  await access(file).catch((cause: unknown) => {
+    throw new PipelineError('E_FILE_MISSING', `no predictions file ${file}; give a JSON-lines file of {task_type, index, prediction}`, { file }, { cause })
+  })
   const qa = new Map<string, ScoreQa>()
   const sizes = new Map<string, number>()
   for (const f of folder.items) {
@@ -34,12 +45,15 @@ export async function loadQaPredictions(dir: string, file: string, signal?: Abor
     qa.set(id, publicScoreQa(f.item, id))
     sizes.set(`${f.split}/${f.item.task_type}`, Math.max(sizes.get(`${f.split}/${f.item.task_type}`) ?? 0, f.index + 1))
   }
-  const unmatched: string[] = []
-  const seen = new Set<string>()
-  const predictions: ScorePrediction[] = []
-  let line = 0
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', signal }), crlfDelay: Infinity })
-  try {
+  const problems: ScoreReport['problems'] = []
+  const noGold = [...qa.values()].filter((q) => q.gold === null)
+  if (noGold.length) problems.push({ kind: 'no-gold', count: noGold.length, message: `${noGold.length} items have an answer whose gold could not be read; they are counted "no gold", not scored`, examples: noGold.slice(0, EXAMPLES).map((q) => `${q.id}: ${q.goldProblem}`) })
+  async function* chunks(): AsyncGenerator<PredictionChunk> {
+    const unmatched: string[] = []
+    const seen = new Set<string>()
+    let predictions: ScorePrediction[] = []
+    let line = 0
+    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', signal }), crlfDelay: Infinity })
     for await (const text of lines) {
       line++
       if (text.trim() === '') continue
@@ -52,16 +66,15 @@ export async function loadQaPredictions(dir: string, file: string, signal?: Abor
       if (seen.has(key)) unmatched.push(`line ${line}: a second prediction of ${r.model} for ${r.qaId}; the first is kept`)
       else predictions.push(r)
       seen.add(key)
+      if (predictions.length >= CHUNK) {
+        yield { qa, predictions }
+        predictions = []
+      }
     }
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw new PipelineError('E_FILE_MISSING', `no predictions file ${file}; give a JSON-lines file of {task_type, index, prediction}`, { file }, { cause })
-    throw cause
+    yield { qa, predictions }
+    if (unmatched.length) problems.unshift({ kind: 'unmatched-line', count: unmatched.length, message: `${unmatched.length} prediction lines of ${file} match no item and were not scored`, examples: unmatched.slice(0, EXAMPLES) })
   }
-  const problems: ScoreReport['problems'] = []
-  if (unmatched.length) problems.push({ kind: 'unmatched-line', count: unmatched.length, message: `${unmatched.length} prediction lines of ${file} match no item and were not scored`, examples: unmatched.slice(0, EXAMPLES) })
-  const noGold = [...qa.values()].filter((q) => q.gold === null)
-  if (noGold.length) problems.push({ kind: 'no-gold', count: noGold.length, message: `${noGold.length} items have an answer whose gold could not be read; they are counted "no gold", not scored`, examples: noGold.slice(0, EXAMPLES).map((q) => `${q.id}: ${q.goldProblem}`) })
-  return { qa, predictions, problems }
+  return { set: { source: path.resolve(file), chunks: chunks() }, problems }
 }
 
 // A line as a prediction, or why it matches no item.

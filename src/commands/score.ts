@@ -22,7 +22,7 @@ import type { ScoreReport } from '../report/report-types.ts'
 import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score-hooks.ts'
 import { createScoreF1Bio } from './score-f1bio.ts'
 import { judgeFromArgs, judgeProblems } from './score-judge.ts'
-import { loadQaPredictions } from './score-qa.ts'
+import { qaPredictionSet } from './score-qa.ts'
 import { runPredictionSet } from './score-runs.ts'
 import { scoreMultitaskCommand } from './score-multitask.ts'
 
@@ -97,8 +97,8 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
   if (a.qa !== undefined || a.predictions !== undefined) {
     if (!a.qa || !a.predictions) throw new PipelineError('E_USAGE', '--qa and --predictions go together: --qa <Holtercare folder> --predictions <file of {task_type, index, prediction} lines>')
     if (a.runDirs.length) throw new PipelineError('E_USAGE', `give run directories or --qa, not both (found ${a.runDirs.join(', ')})`)
-    const loaded = await loadQaPredictions(a.qa, a.predictions, a.signal)
-    sets = [{ source: path.resolve(a.predictions), chunks: [{ qa: loaded.qa, predictions: loaded.predictions }] }]
+    const loaded = await qaPredictionSet(a.qa, a.predictions, a.signal)
+    sets = [loaded.set]
     problems = loaded.problems
     vocabulary = PUBLIC_EVENT_NAMES
     sources = { qa: path.resolve(a.qa), predictions: path.resolve(a.predictions) }

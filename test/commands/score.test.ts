@@ -77,6 +77,22 @@ describe('pipeline score --qa', () => {
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('(Table 4)')
   })
 
+  it('reads a predictions file longer than one chunk: every line scored once, a repeat in a later chunk reported', async () => {
+    const root = path.join(dir, 'hc-big', 'valid', 'Closed-QA')
+    mkdirSync(root, { recursive: true })
+    const n = 2600
+    writeFileSync(path.join(root, 'closed_event_counting.json'), JSON.stringify(Array.from({ length: n }, (_, k) => element(`P${k % 40}`, 'closed_event_counting', 'How many PVCs? A. 2; B. 0; C. 3; D. 1', 'D. 1'))))
+    const lines = ['a', 'b'].flatMap((model) => Array.from({ length: n }, (_, index) => ({ task_type: 'closed_event_counting', index, model, prediction: model === 'a' || index % 4 === 0 ? 'D' : 'A' })))
+    lines.push({ task_type: 'closed_event_counting', index: 5, model: 'a', prediction: 'A' })
+    const preds = path.join(dir, 'big-preds.jsonl')
+    writeFileSync(preds, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const out = path.join(dir, 'big-report')
+    await score({ qa: path.dirname(root), predictions: preds, out })
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as ScoreReport
+    expect(report.rows.map((r) => [r.system, r.n, r.missing, r.metrics.accuracy!.value])).toEqual([['a', n, 0, 100], ['b', n, 0, 25]])
+    expect(report.problems).toEqual([expect.objectContaining({ kind: 'unmatched-line', count: 1, examples: [`line ${2 * n + 1}: a second prediction of a for valid/closed_event_counting/5; the first is kept`] })])
+  })
+
   it('scores reports with a judge when one is given, and says ScoreGPT was not computed otherwise', async () => {
     const root = path.join(dir, 'hc-report', 'valid', 'Report-Generation')
     mkdirSync(root, { recursive: true })
