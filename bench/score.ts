@@ -17,7 +17,12 @@
 // (f1BioHook: each distinct text of a batch embedded once by createBertEmbedder in
 // length-sorted batches, onnxruntime-node, BERTSCORE_ORT may name a copy), no idf.
 //
-//   npx tsx bench/score.ts [--runs 3] [--sizes 10000,25000,50000] [--records 2] [--pairs 2000] [--base-pairs 64] [--no-base]
+// Memory: peak RSS depends on when V8 collects garbage as much as on what is kept, so each size
+// is also scored once with the old generation capped (--max-old-space-size, --heap-mb): if it
+// runs in the same memory at every size, what is kept does not grow with the predictions.
+// --reuse scores the runs a previous invocation left in bench/data/score/runs (same sizes).
+//
+//   npx tsx bench/score.ts [--runs 3] [--sizes 10000,25000,50000] [--records 2] [--pairs 2000] [--base-pairs 64] [--no-base] [--heap-mb 48] [--reuse]
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
@@ -43,7 +48,7 @@ import { resultsTable } from './side-by-side.ts'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const DIR = path.join(here, 'data/score')
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '10000,25000,50000' }, records: { type: 'string', default: '2' }, pairs: { type: 'string', default: '2000' }, 'base-pairs': { type: 'string', default: '64' }, 'no-base': { type: 'boolean', default: false } } })
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '10000,25000,50000' }, records: { type: 'string', default: '2' }, pairs: { type: 'string', default: '2000' }, 'base-pairs': { type: 'string', default: '64' }, 'no-base': { type: 'boolean', default: false }, reuse: { type: 'boolean', default: false }, 'heap-mb': { type: 'string', default: '48' } } })
 const runs = Number(args.runs)
 const sizes = args.sizes!.split(',').map(Number).sort((a, b) => a - b)
 const log = (s: string) => process.stderr.write(s + '\n')
@@ -127,18 +132,19 @@ async function buildRuns(): Promise<SizeRun[]> {
 
 interface Scored { wall: number[]; cpu: number[]; rss: number[] }
 
-/** One `pipeline score` child over a size's run; checks every prediction was scored. */
-async function measureScore(r: SizeRun, into: Scored): Promise<string> {
+/** One `pipeline score` child over a size's run (its heap capped at `heapMb` if given); checks every prediction was scored. */
+async function measureScore(r: SizeRun, into: Scored, heapMb?: number): Promise<string> {
   const out = path.join(DIR, `report-${r.size}`)
   await rm(out, { recursive: true, force: true })
-  const m = await measureChild(process.execPath, [path.join(root, 'dist/cli.mjs'), 'score', r.dir, '--compare', 'holter-dsp:random', '--out', out], root)
+  const cap = heapMb ? [`--max-old-space-size=${heapMb}`] : []
+  const m = await measureChild(process.execPath, [...cap, path.join(root, 'dist/cli.mjs'), 'score', r.dir, '--compare', 'holter-dsp:random', '--out', out], root)
   const report = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')) as { rows: { n: number; failed: number; missing: number }[]; tasks: object; problems: unknown[] }
   const n = report.rows.reduce((s, x) => s + x.n, 0)
   if (n !== r.predictions || Object.keys(report.tasks).length !== 12) throw new Error(`score p${r.size}: ${n} predictions scored in ${Object.keys(report.tasks).length} tasks, expected ${r.predictions} in 12`)
   into.wall.push(m.wallSec)
   into.cpu.push(m.cpuSec)
   into.rss.push(m.peakRssBytes)
-  return `${r.predictions} predictions: ${m.wallSec.toFixed(2)} s, CPU ${m.cpuSec.toFixed(2)} s, peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB`
+  return `${r.predictions} predictions${heapMb ? ` (heap capped at ${heapMb} MB)` : ''}: ${m.wallSec.toFixed(2)} s, CPU ${m.cpuSec.toFixed(2)} s, peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB`
 }
 
 // F1-Bio as `pipeline score --f1-bio` runs it (f1BioHook: each text of a batch embedded once,
@@ -191,7 +197,7 @@ async function f1BioRows(run: SizeRun): Promise<{ rows: F1Row[]; note: string }>
   const ort = (await import(ortPath).catch(() => undefined)) as OrtModule | undefined
   if (!ort) return { rows: [], note: `F1-Bio: not measured, onnxruntime-node could not be loaded (${ortPath}); install it (ONNXRUNTIME_NODE_INSTALL=skip npm i --no-save -E onnxruntime-node@1.30.0) or set BERTSCORE_ORT to its entry file.` }
   const collected = await collectScores([await runPredictionSet(run.dir)], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name), keepText: true })
-  const text = collected.items.filter((i) => i.text !== undefined && hasTextMetrics(i.task))
+  const text = collected.pending.filter((i) => i.text !== undefined && hasTextMetrics(i.task))
   const tiers: [string, ItemScore[]][] = [['report', text.filter((i) => taskKind(i.task) === 'report')], ['open', text.filter((i) => taskKind(i.task) !== 'report')]]
   const rows: F1Row[] = []
   const tinyVocab = path.join(DIR, 'tiny-vocab.txt')
@@ -297,25 +303,41 @@ function corpusVocab(texts: readonly string[], size: number): string {
   return list.join('\n') + '\n'
 }
 
+/** The runs a previous invocation built, for --reuse. */
+async function reuseRuns(): Promise<SizeRun[]> {
+  return Promise.all(sizes.map(async (size) => {
+    const dir = path.join(DIR, 'runs', `p${size}`)
+    const counts = [...(await recordCounts(dir)).values()]
+    const qa = counts.reduce((s, c) => s + (c.qa ?? 0), 0)
+    const bytes = (await stat(path.join(dir, 'qa.ndjson'))).size + (await stat(path.join(dir, 'prediction.ndjson'))).size
+    return { size, dir, records: counts.length, qa, predictions: counts.reduce((s, c) => s + (c.prediction ?? 0), 0), bytes }
+  }))
+}
+
 await mkdir(DIR, { recursive: true })
-const sized = await buildRuns()
+const sized = args.reuse ? await reuseRuns() : await buildRuns()
 const results = new Map(sized.map((r) => [r.size, { wall: [], cpu: [], rss: [] } as Scored]))
 for (let round = 1; round <= runs; round++) {
   for (const r of sized) log(`round ${round}/${runs} ${await measureScore(r, results.get(r.size)!)}`)
 }
+const heapMb = Number(args['heap-mb'])
+const capped = new Map(sized.map((r) => [r.size, { wall: [], cpu: [], rss: [] } as Scored]))
+for (const r of sized) log(await measureScore(r, capped.get(r.size)!, heapMb))
 const f1 = await f1BioRows(sized[0])
 
 const range = (xs: number[], d: number) => (xs.length > 1 ? ` (${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)})` : '')
 const rows = sized.map((r) => {
   const m = results.get(r.size)!
-  return `| ${r.predictions.toLocaleString('en')} (${r.qa.toLocaleString('en')} items x ${MODELS} models, ${r.records} records, ${(r.bytes / 1e6).toFixed(0)} MB) | ${median(m.wall).toFixed(2)}${range(m.wall, 2)} | ${median(m.cpu).toFixed(2)} | ${(median(m.rss) / 1e6).toFixed(0)}${range(m.rss.map((b) => b / 1e6), 0)} | ${(r.predictions / median(m.wall)).toFixed(0)} |`
+  const c = capped.get(r.size)!
+  return `| ${r.predictions.toLocaleString('en')} (${r.qa.toLocaleString('en')} items x ${MODELS} models, ${r.records} records, ${(r.bytes / 1e6).toFixed(0)} MB) | ${median(m.wall).toFixed(2)}${range(m.wall, 2)} | ${median(m.cpu).toFixed(2)} | ${(median(m.rss) / 1e6).toFixed(0)}${range(m.rss.map((b) => b / 1e6), 0)} | ${(r.predictions / median(m.wall)).toFixed(0)} | ${c.wall[0].toFixed(2)} s, ${(c.rss[0] / 1e6).toFixed(0)} MB |`
 })
 const f1Rows = f1.rows.map((r) => `| ${r.model} | ${r.tier} | ${r.pairs} | ${r.words.toFixed(0)} / ${r.tokens.toFixed(0)} | ${median(r.rate).toFixed(1)}${range(r.rate, 1)} | ${(100 * median(r.embedShare)).toFixed(0)} % |`)
 const md = resultsTable('Scoring speed: `pipeline score` over 10,000 to 50,000 predictions, and F1-Bio', 'bench/score.ts', [
   `Median of ${runs} interleaved round(s) (with the lowest and highest), ${os.availableParallelism()} CPUs (nproc). Each case is \`node dist/cli.mjs score <run> --compare holter-dsp:random --out <fresh folder>\` (the bundle): every metric but F1-Bio and ScoreGPT (accuracy with unparsed counts, MAE and ScoreMAE, timestamp and label F1, BLEU-1/4 sentence and corpus, ROUGE-L, 1,000-resample bootstrap CIs by case, McNemar, win rates), report.json, report.md, index.html and the chart PNGs written. Wall time is the whole child (node start included); CPU is its user + system time; peak RSS its ru_maxrss (GNU time %M). Checked: the report's rows count every prediction, in 12 tasks.`,
   `Predictions: the bundled MIT-BIH records 100, 101, 102 (EDF) and 208 listed many times under other ids through bench-mitdb's chain (video left out) with an infer stage of four baselines (random, blind and prior learning from a train run, holter-dsp), all 12 task types; a size's run is the shortest prefix of the records whose items x 4 reach it (MB: its qa.ndjson + prediction.ndjson).`,
+  `Last column: the same, once, with node's old generation capped at ${heapMb} MB (--max-old-space-size): wall time and peak RSS. It completing in the same memory at every size is what "flat" means here; without the cap V8 lets garbage pile up longer on bigger inputs.`,
   'Target (issue 15): 50,000 predictions in under 30 s, memory flat.',
-], ['predictions (input)', 'wall s', 'CPU s', 'peak RSS MB', 'predictions/s (wall)'], rows)
+], ['predictions (input)', 'wall s', 'CPU s', 'peak RSS MB', 'predictions/s (wall)', `heap capped at ${heapMb} MB`], rows)
 const f1Md = f1.rows.length ? ['', '## F1-Bio throughput', '', f1.note, '', '| model | items | pairs | words / tokens a text | pairs/s | embedding share of the time |', '|---|---|---|---|---|---|', ...f1Rows, ''].join('\n') : `\n${f1.note}\n`
 await writeResultsKeepingNotes(path.join(here, 'results/score.md'), md + f1Md)
 process.stdout.write(md + f1Md)

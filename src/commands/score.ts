@@ -11,7 +11,8 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import { TOOL } from '../core/version.ts'
 import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
-import { aggregate } from '../report/aggregate.ts'
+import { aggregateSums } from '../report/aggregate.ts'
+import { addItem } from '../report/score-sums.ts'
 import { collectScores, type PredictionSet } from '../report/collect-scores.ts'
 import { reportMarkdown } from '../report/markdown.ts'
 import { reportView } from '../report/view.ts'
@@ -114,13 +115,14 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
   const hooks = a.judge !== undefined || a.f1Bio !== undefined
   const samples = { perTask: a.samplesPerTask ?? 3, seed: a.seed }
   const collected = await collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge, keepText: hooks, samples, signal: a.signal })
-  if (hooks) await applyScoreHooks(collected.items, collected.questions, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
-  return aggregate(collected.items, new Map(), {
+  if (hooks) await applyScoreHooks(collected.pending, collected.questions, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
+  for (const item of collected.pending) addItem(collected.sums, item)
+  return aggregateSums(collected.sums, {
     samples: collected.samples,
     title, tool: TOOL, sources, systemSources: collected.systemSources,
     seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
     toleranceMs: a.toleranceMs, rouge: a.rouge, exactMcnemar: a.exactMcnemar, winRateTies: a.winRateTies,
     vocabularySize: vocabulary.length, f1Bio: a.f1Bio?.signature, scoreGpt: a.judge?.signature,
-    problems: [...problems, ...collected.problems, ...judgeProblems(collected.items)],
+    problems: [...problems, ...collected.problems, ...judgeProblems(collected.pending)],
   })
 }

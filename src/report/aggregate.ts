@@ -2,18 +2,21 @@
 // (model x modality) and task the counts, every metric of the task (task-metrics.ts) with a 95 %
 // percentile bootstrap interval resampling cases (items of one case are not independent), corpus
 // BLEU-1/4, ScoreMAE from the declared baselines (score-mae-rows.ts), McNemar's test for the pairs
-// asked (comparisons.ts), win rates over tasks, and a seeded sample of items per task. Pure: the
-// same items, options and seed give the same report.
+// asked (comparisons.ts), win rates over tasks, and a seeded sample of items per task. Everything
+// is computed from running sums (score-sums.ts), which `pipeline score` fills as it reads;
+// aggregate() fills them from a list of items. Pure: the same items, options and seed give the
+// same report.
 import { bootstrapCi } from '../metrics/bootstrap.ts'
 import { winRate, type TiePolicy } from '../metrics/win-rate.ts'
 import type { RougeOptions } from '../metrics/rouge-l.ts'
 import { TASK_TYPES } from '../qa/holtercare-format.ts'
 import { compareSystems, resolveSystem } from './comparisons.ts'
-import { bootstrapped, caseSums, metricFromCases, metricValue } from './metric-stats.ts'
+import { bootstrapped, metricFromCases } from './metric-stats.ts'
 import { SCORE_REPORT_SCHEMA, type MetricValue, type ReportSystem, type ScoreReport, type TaskRow } from './report-types.ts'
 import { pickSamples, reportSamples, type SampleCandidate } from './samples.ts'
 import { NO_F1BIO, NO_JUDGE } from './score-hooks.ts'
 import { applyScoreMae, DEFAULT_BASELINES } from './score-mae-rows.ts'
+import { addItem, createScoreSums, type ScoreSums } from './score-sums.ts'
 import type { ItemScore, ScoreQa } from './score-types.ts'
 import { reportSignatures } from './signatures.ts'
 import { LOWER_IS_BETTER, primaryMetric, taskMetrics, tierName, type MetricKey } from './task-metrics.ts'
@@ -49,38 +52,36 @@ export interface AggregateOptions {
 
 /** The report of a set of item scores; `qa` gives the items' questions for the samples when `o.samples` is not given. */
 export function aggregate(items: readonly ItemScore[], qa: ReadonlyMap<string, ScoreQa>, o: AggregateOptions): ScoreReport {
+  const sums = createScoreSums()
+  for (const i of items) addItem(sums, i)
+  return aggregateSums(sums, { ...o, samples: o.samples ?? pickSamples(items, qa, { perTask: o.samplesPerTask ?? 3, seed: o.seed }) })
+}
+
+/** The report of running sums (score-sums.ts), with the sample items chosen while they were filled. */
+export function aggregateSums(sums: ScoreSums, o: AggregateOptions & { samples: readonly SampleCandidate[] }): ScoreReport {
   const resamples = o.resamples ?? 1000
   const level = o.level ?? 0.95
-  const systems = listSystems(items, o.systemSources)
+  const systems = listSystems(sums, o.systemSources)
   const label = new Map(systems.map((s) => [key(s.model, s.modality), s.system]))
-  const systemOf = (i: ItemScore) => label.get(key(i.model, i.modality))!
-  const tasks = orderTasks(items)
-  const groups = new Map<string, ItemScore[]>()
-  for (const i of items) {
-    const k = `${systemOf(i)}\u0000${i.task}`
-    const g = groups.get(k) ?? []
-    groups.set(k, g)
-    g.push(i)
-  }
+  const systemOf = (i: { model: string; modality: string }) => label.get(key(i.model, i.modality))!
+  const tasks = orderTasks(sums.tasks)
   const f1Bio = o.f1Bio ?? NO_F1BIO
   const scoreGpt = o.scoreGpt ?? NO_JUDGE
   const rows: TaskRow[] = []
   for (const task of tasks) {
     for (const s of systems) {
-      const g = groups.get(`${s.system}\u0000${task}`)
+      const g = sums.groups.get(`${key(s.model, s.modality)}\u0000${task}`)
       if (!g) continue
       const metrics: TaskRow['metrics'] = {}
       for (const m of taskMetrics(task)) {
         if (m === 'scoreMae') continue
         const missingNote = m === 'f1Bio' && !o.f1Bio ? NO_F1BIO : m === 'scoreGpt' && !o.scoreGpt ? NO_JUDGE : null
-        metrics[m] = missingNote ? { value: null, signature: m, note: missingNote } : metric(m, g, { seed: `${o.seed}:${s.system}:${task}:${m}`, resamples, level })
+        metrics[m] = missingNote ? { value: null, signature: m, note: missingNote } : metric(m, [...(g.metrics.get(m)?.values() ?? [])], { seed: `${o.seed}:${s.system}:${task}:${m}`, resamples, level })
       }
-      const read = g.filter((i) => i.status === 'scored' || i.status === 'unparsed')
-      const count = (st: ItemScore['status']) => g.filter((i) => i.status === st).length
       rows.push({
         task, tier: tierName(task), system: s.system, model: s.model, modality: s.modality,
-        n: read.length, cases: new Set(read.map((i) => i.caseId)).size,
-        unparsed: count('unparsed'), failed: count('failed'), missing: count('missing'), noGold: count('no-gold'), metrics,
+        n: g.status.scored + g.status.unparsed, cases: g.readCases.size,
+        unparsed: g.status.unparsed, failed: g.status.failed, missing: g.status.missing, noGold: g.status['no-gold'], metrics,
       })
     }
   }
@@ -124,39 +125,34 @@ export function aggregate(items: readonly ItemScore[], qa: ReadonlyMap<string, S
     tasks,
     rows,
     scoreMae: mae.tasks,
-    comparisons: compareSystems(items, systemOf, pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
+    comparisons: compareSystems(new Map([...sums.closed].map(([k, read]) => [label.get(k)!, read])), pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
     winRates: { metricByTask, systems: win.models, contests: win.contests.map((c) => ({ task: c.task, best: c.best })), signature: 'winRate' },
-    samples: reportSamples(o.samples ?? pickSamples(items, qa, { perTask: o.samplesPerTask ?? 3, seed: o.seed }), systemOf, tasks),
+    samples: reportSamples(o.samples, systemOf, tasks),
     problems,
   }
 }
 
-function metric(m: MetricKey, g: ItemScore[], b: { seed: string; resamples: number; level: number }): MetricValue {
-  const value = metricValue(m, g)
+// A metric from its per-case sums, with its interval.
+function metric(m: MetricKey, cases: number[][], b: { seed: string; resamples: number; level: number }): MetricValue {
+  const value = metricFromCases(m, cases)
   if (!Number.isFinite(value)) return { value: null, signature: m }
   if (!bootstrapped(m)) return { value, signature: m }
   // Resampling cases' sums is resampling the cases' items (metric-stats.ts), in bootstrapByCase's order.
-  const ci = bootstrapCi(caseSums(m, g), (cases) => metricFromCases(m, cases), b)
+  const ci = bootstrapCi(cases, (cs) => metricFromCases(m, cs), b)
   return { value, ci: { low: ci.low, high: ci.high }, signature: m }
 }
 
 const key = (model: string, modality: string) => `${model}\u0000${modality}`
 
 // Systems in order of first appearance; a model's label gains its modality when it has several.
-function listSystems(items: readonly ItemScore[], sources?: ReadonlyMap<string, string[]>): ReportSystem[] {
-  const seen = new Map<string, { model: string; modelId?: string; modality: string }>()
-  for (const i of items) {
-    const s = seen.get(key(i.model, i.modality))
-    if (!s) seen.set(key(i.model, i.modality), { model: i.model, ...(i.modelId ? { modelId: i.modelId } : {}), modality: i.modality })
-    else if (!s.modelId && i.modelId) s.modelId = i.modelId
-  }
+function listSystems(sums: ScoreSums, sources?: ReadonlyMap<string, string[]>): ReportSystem[] {
+  const seen = sums.systems
   const perModel = new Map<string, number>()
   for (const s of seen.values()) perModel.set(s.model, (perModel.get(s.model) ?? 0) + 1)
   return [...seen].map(([k, s]) => ({ system: perModel.get(s.model)! > 1 ? `${s.model} (${s.modality})` : s.model, ...s, sources: sources?.get(k) ?? [] }))
 }
 
-function orderTasks(items: readonly ItemScore[]): string[] {
-  const present = new Set(items.map((i) => i.task))
+function orderTasks(present: ReadonlySet<string>): string[] {
   const known = TASK_TYPES.filter((t) => present.has(t))
   return [...known, ...[...present].filter((t) => !(known as string[]).includes(t)).sort()]
 }

@@ -1,14 +1,18 @@
 // Per-item scores of everything `pipeline score` read (score.ts): each set of predictions (a run,
 // or a predictions file) against the QA items it answers, read chunk by chunk (a run record by
-// record), so what is kept grows by a few numbers per prediction, not by its texts: an item
-// score keeps the answer and reference texts only when a hook still needs them (`keepText`, for
-// F1-Bio and the judge), and the texts of the report's sample items are kept by the sample
-// chooser (samples.ts) as they stream past.
+// record). Each item score goes into the report's running sums (score-sums.ts) and is dropped,
+// so memory does not grow with the texts or the metrics: what grows is a few dozen bytes per
+// prediction (which items each system answered, and each closed item's right or wrong). Items
+// scored by text are kept, with their answer and reference, only when a hook still needs them
+// (`keepText`, for F1-Bio and the judge): they are `pending`, added to the sums after the hooks.
+// The texts of the report's sample items are kept by the sample chooser (samples.ts) as they
+// stream past.
 // A system (model x modality) found in several sets is scored once per item: a second prediction
 // for the same item is reported and left out. Every item of a set's QA that a system of that set
 // did not answer is `missing` (counted beside the metrics, and listed in problems with examples).
 import type { ScoreReport } from './report-types.ts'
 import { createSampleChooser, type SampleCandidate } from './samples.ts'
+import { addItem, createScoreSums, type ScoreSums } from './score-sums.ts'
 import { missingItem, scoreItem, type ScoreItemOptions } from './score-items.ts'
 import type { ItemScore, ScorePrediction, ScoreQa } from './score-types.ts'
 import { hasTextMetrics, taskKind } from './task-metrics.ts'
@@ -35,7 +39,10 @@ export interface CollectOptions extends ScoreItemOptions {
 }
 
 export interface CollectedScores {
-  items: ItemScore[]
+  /** The sums of every item but the pending ones. */
+  sums: ScoreSums
+  /** Items kept for the hooks (with `keepText`): add them to `sums` once scored. */
+  pending: ItemScore[]
   /** The questions of report items, by QA id, when texts are kept (the judge reads them). */
   questions: Map<string, string>
   /** The chosen sample items, every system's answer attached. */
@@ -49,13 +56,15 @@ const EXAMPLES = 5
 
 /** Scores every prediction of every set and marks the items each system left unanswered. */
 export async function collectScores(sets: readonly PredictionSet[], opts: CollectOptions): Promise<CollectedScores> {
-  const items: ItemScore[] = []
+  const sums = createScoreSums()
+  const pending: ItemScore[] = []
   const questions = new Map<string, string>()
   const samples = createSampleChooser(opts.samples ?? { perTask: 3, seed: 1 })
   const known = new Map<string, { caseId: string; taskType: string }>()
   const systemSources = new Map<string, string[]>()
   const universe = new Map<string, Set<string>>()
-  const answered = new Set<string>()
+  // Per system, the items it answered (the QA items' own id strings, shared by every system).
+  const answered = new Map<string, Set<string>>()
   const duplicates: string[] = []
   const orphans: string[] = []
   for (const set of sets) {
@@ -75,21 +84,23 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
           orphans.push(`${p.qaId}@${p.model} (${set.source})`)
           continue
         }
-        const key = `${p.qaId}\u0000${sys}`
-        if (answered.has(key)) {
+        let done = answered.get(sys)
+        if (!done) answered.set(sys, (done = new Set()))
+        if (done.has(q.id)) {
           duplicates.push(`${p.qaId}@${p.model} (${p.modality}) again in ${set.source}`)
           continue
         }
-        answered.add(key)
+        done.add(q.id)
         const item = scoreItem(q, p, opts)
         samples.offer(q, item, p.answer)
-        if (!opts.keepText || !hasTextMetrics(q.taskType)) {
-          delete item.hyp
-          delete item.ref
-        } else if (taskKind(q.taskType) === 'report') {
-          questions.set(q.id, q.question)
+        if (opts.keepText && hasTextMetrics(q.taskType)) {
+          if (taskKind(q.taskType) === 'report') questions.set(q.id, q.question)
+          pending.push(item)
+          continue
         }
-        items.push(item)
+        delete item.hyp
+        delete item.ref
+        addItem(sums, item)
       }
     }
     for (const sys of systems) {
@@ -103,15 +114,16 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
   const problems: ScoreReport['problems'] = []
   for (const [sys, ids] of universe) {
     const [model, modality] = sys.split('\u0000')
-    const missing = [...ids].filter((id) => !answered.has(`${id}\u0000${sys}`))
+    const done = answered.get(sys) ?? new Set<string>()
+    const missing = [...ids].filter((id) => !done.has(id))
     for (const id of missing) {
       const item = missingItem({ id, ...known.get(id)! }, model, modality)
       samples.offerMissing(item)
-      items.push(item)
+      addItem(sums, item)
     }
     if (missing.length) problems.push({ kind: 'no-prediction', count: missing.length, message: `${model} (${modality}) has no prediction for ${missing.length} items; they are counted missing`, examples: missing.slice(0, EXAMPLES) })
   }
   if (orphans.length) problems.push({ kind: 'unknown-item', count: orphans.length, message: `${orphans.length} predictions answer QA items that were not found (neither in their run nor in its input run); they are not scored`, examples: orphans.slice(0, EXAMPLES) })
   if (duplicates.length) problems.push({ kind: 'duplicate-prediction', count: duplicates.length, message: `${duplicates.length} predictions repeat a system's answer to an item already scored from another source; the first is kept`, examples: duplicates.slice(0, EXAMPLES) })
-  return { items, questions, samples: samples.chosen(), systemSources, problems }
+  return { sums, pending, questions, samples: samples.chosen(), systemSources, problems }
 }

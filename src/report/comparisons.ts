@@ -5,7 +5,6 @@
 import { PipelineError } from '../core/errors.ts'
 import { mcnemarFromPairs } from '../metrics/mcnemar.ts'
 import type { Comparison, ReportSystem } from './report-types.ts'
-import type { ItemScore } from './score-types.ts'
 import { taskKind } from './task-metrics.ts'
 
 export const ALL_CLOSED = 'all closed'
@@ -21,17 +20,12 @@ export function resolveSystem(name: string, systems: readonly ReportSystem[]): s
   throw new PipelineError('E_USAGE', `--compare: no scored system is called ${name}; the systems are ${list || 'none'}`, { field: 'compare' })
 }
 
-/** McNemar's test of each pair on each closed task present and on all of them pooled. */
-export function compareSystems(items: readonly ItemScore[], systemOf: (i: ItemScore) => string, pairs: readonly [string, string][], tasks: readonly string[], opts: { exact: boolean; signature: string }): Comparison[] {
+/**
+ * McNemar's test of each pair on each closed task present and on all of them pooled; `read` holds,
+ * per system label, the closed items it read (scored or unparsed) and whether each was right.
+ */
+export function compareSystems(read: ReadonlyMap<string, ReadonlyMap<string, { task: string; correct: boolean }>>, pairs: readonly [string, string][], tasks: readonly string[], opts: { exact: boolean; signature: string }): Comparison[] {
   const closed = tasks.filter((t) => taskKind(t) === 'choice')
-  const read = new Map<string, Map<string, { task: string; correct: boolean }>>()
-  for (const i of items) {
-    if ((i.status !== 'scored' && i.status !== 'unparsed') || i.correct === undefined || taskKind(i.task) !== 'choice') continue
-    const s = systemOf(i)
-    const m = read.get(s) ?? new Map<string, { task: string; correct: boolean }>()
-    read.set(s, m)
-    m.set(i.qaId, { task: i.task, correct: i.correct })
-  }
   const out: Comparison[] = []
   for (const [a, b] of pairs) {
     const ra = read.get(a) ?? new Map()

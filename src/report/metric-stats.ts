@@ -18,7 +18,7 @@ import type { MetricKey } from './task-metrics.ts'
 const isRead = (i: ItemScore) => i.status === 'scored' || i.status === 'unparsed'
 
 /** What one item adds to the metric's sums, or null when it does not count. */
-function contribution(key: MetricKey, i: ItemScore): number[] | null {
+export function contribution(key: MetricKey, i: ItemScore): number[] | null {
   switch (key) {
     case 'accuracy':
     case 'yesNoAccuracy': return isRead(i) && i.correct !== undefined ? [i.correct ? 100 : 0, 1] : null

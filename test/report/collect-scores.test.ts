@@ -1,8 +1,10 @@
-// collectScores reads sets chunk by chunk (a run record by record) and keeps per item only what
-// the report needs: texts only while a hook needs them, and the texts of the sample items the
-// chooser keeps. The samples chosen depend on the items, not on the order they are read in.
+// collectScores reads sets chunk by chunk (a run record by record) into the report's running
+// sums, keeping no item score but those a hook needs, and gives the report aggregate() gives over
+// all the items; the samples chosen depend on the items, not on the order they are read in.
 import { describe, expect, it } from 'vitest'
+import { aggregate, aggregateSums } from '../../src/report/aggregate.ts'
 import { collectScores, type PredictionChunk } from '../../src/report/collect-scores.ts'
+import { scoreItem } from '../../src/report/score-items.ts'
 import { createSampleChooser } from '../../src/report/samples.ts'
 import type { ScorePrediction, ScoreQa } from '../../src/report/score-types.ts'
 
@@ -21,16 +23,28 @@ function chunks(): PredictionChunk[] {
 }
 
 describe('collectScores', () => {
-  it('scores chunk by chunk, dropping texts unless a hook needs them (then only for text tasks), with report questions', async () => {
-    const plain = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [] })
-    expect(plain.items).toHaveLength(24)
-    expect(plain.items.every((i) => i.hyp === undefined && i.ref === undefined)).toBe(true)
-    expect(plain.questions.size).toBe(0)
-    const report = plain.items.find((i) => i.qaId === 'r3:s' && i.model === 'a')!
-    expect(report.text).toMatchObject({ rougeL: 100, stats: { sysLen: 6, refLen: 6 } })
+  const OPTS = { title: 't', tool: { name: 'x', version: '0' }, sources: {}, seed: 3, resamples: 100, vocabularySize: 0, compare: [['a', 'b']] as [string, string][] }
+
+  it('gives the report aggregate() gives over every item score, without keeping the items', async () => {
+    const c = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], samples: { perTask: 2, seed: 3 } })
+    expect(c.pending).toEqual([])
+    expect(c.questions.size).toBe(0)
+    const items = chunks().flatMap((ch) => ch.predictions.map((p) => scoreItem(ch.qa.get(p.qaId)!, p, { vocabulary: [] })))
+    const streamed = aggregateSums(c.sums, { ...OPTS, samples: c.samples })
+    const whole = aggregate(items, new Map(chunks().flatMap((ch) => [...ch.qa])), { ...OPTS, samplesPerTask: 2 })
+    expect(streamed.rows).toEqual(whole.rows)
+    expect(streamed.comparisons).toEqual(whole.comparisons)
+    expect(streamed.winRates).toEqual(whole.winRates)
+    expect(streamed.samples).toEqual(whole.samples)
+    expect(streamed.rows.find((r) => r.task === 'report_general_summary' && r.system === 'a')!.metrics.corpusBleu4!.value).toBeCloseTo(100, 9)
+  })
+
+  it('keeps the items scored by text, with their texts and report questions, for the hooks when asked', async () => {
     const kept = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], keepText: true })
-    expect(kept.items.filter((i) => i.hyp !== undefined).map((i) => i.task)).toEqual(Array(12).fill('report_general_summary'))
+    expect(kept.pending.map((i) => i.task)).toEqual(Array(12).fill('report_general_summary'))
+    expect(kept.pending.every((i) => i.hyp !== undefined && i.ref !== undefined)).toBe(true)
     expect(kept.questions.get('r3:s')).toBe('question r3:s')
+    expect([...kept.sums.groups.values()].map((g) => g.task)).toEqual(['closed_presence', 'closed_presence'])
   })
 
   it('reads an async source and marks the items a system left unanswered in any chunk', async () => {
@@ -38,8 +52,9 @@ describe('collectScores', () => {
       for (const c of chunks()) yield { qa: c.qa, predictions: c.predictions.filter((p) => !(p.model === 'b' && p.qaId === 'r4:c')) }
     }
     const c = await collectScores([{ source: 'run', chunks: source() }], { vocabulary: [] })
-    expect(c.items.filter((i) => i.status === 'missing').map((i) => [i.qaId, i.model])).toEqual([['r4:c', 'b']])
-    expect(c.problems).toEqual([expect.objectContaining({ kind: 'no-prediction', count: 1 })])
+    const b = c.sums.groups.get('b\u0000text\u0000closed_presence')!
+    expect(b.status).toMatchObject({ scored: 5, missing: 1 })
+    expect(c.problems).toEqual([expect.objectContaining({ kind: 'no-prediction', count: 1, examples: ['r4:c'] })])
   })
 
   it('chooses the same sample items whatever the order the chunks come in, with every system\'s answer text', async () => {

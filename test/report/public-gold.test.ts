@@ -41,7 +41,8 @@ describe('collectScores', () => {
       { source: 'run1', chunks: [{ qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'Yes' }, { qaId: 'q9', model: 'm', modality: 'text', answer: 'No' }] }] },
       { source: 'run2', chunks: [{ qa, predictions: [{ qaId: 'q1', model: 'm', modality: 'text', answer: 'No' }, { qaId: 'q2', model: 'm', modality: 'text', answer: 'No' }] }] },
     ], { vocabulary: [] })
-    expect(c.items.map((i) => [i.qaId, i.status, i.correct])).toEqual([['q1', 'scored', true], ['q2', 'scored', false], ['q3', 'missing', undefined]])
+    expect(c.sums.groups.get('m\u0000text\u0000closed_presence')!.status).toMatchObject({ scored: 2, missing: 1 })
+    expect([...c.sums.closed.get('m\u0000text')!]).toEqual([['q1', { task: 'closed_presence', correct: true }], ['q2', { task: 'closed_presence', correct: false }]])
     expect(c.systemSources.get('m\u0000text')).toEqual(['run1', 'run2'])
     expect(c.problems.map((p) => [p.kind, p.count])).toEqual([['no-prediction', 1], ['unknown-item', 1], ['duplicate-prediction', 1]])
   })
