@@ -22,7 +22,7 @@
 // runs in the same memory at every size, what is kept does not grow with the predictions.
 // --reuse scores the runs a previous invocation left in bench/data/score/runs (same sizes).
 //
-//   npx tsx bench/score.ts [--runs 3] [--sizes 10000,25000,50000] [--records 2] [--pairs 2000] [--base-pairs 64] [--no-base] [--heap-mb 48] [--reuse]
+//   npx tsx bench/score.ts [--runs 3] [--sizes 10000,25000,50000] [--records 2] [--pairs 2000] [--base-pairs 64] [--no-base] [--heap-mb 64] [--reuse]
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
@@ -48,7 +48,7 @@ import { resultsTable } from './side-by-side.ts'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const DIR = path.join(here, 'data/score')
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '10000,25000,50000' }, records: { type: 'string', default: '2' }, pairs: { type: 'string', default: '2000' }, 'base-pairs': { type: 'string', default: '64' }, 'no-base': { type: 'boolean', default: false }, reuse: { type: 'boolean', default: false }, 'heap-mb': { type: 'string', default: '48' } } })
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '10000,25000,50000' }, records: { type: 'string', default: '2' }, pairs: { type: 'string', default: '2000' }, 'base-pairs': { type: 'string', default: '64' }, 'no-base': { type: 'boolean', default: false }, reuse: { type: 'boolean', default: false }, 'heap-mb': { type: 'string', default: '64' } } })
 const runs = Number(args.runs)
 const sizes = args.sizes!.split(',').map(Number).sort((a, b) => a - b)
 const log = (s: string) => process.stderr.write(s + '\n')

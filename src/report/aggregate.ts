@@ -11,6 +11,7 @@ import { winRate, type TiePolicy } from '../metrics/win-rate.ts'
 import type { RougeOptions } from '../metrics/rouge-l.ts'
 import { TASK_TYPES } from '../qa/holtercare-format.ts'
 import { compareSystems, resolveSystem } from './comparisons.ts'
+import { modalityDifferences } from './modality-differences.ts'
 import { bootstrapped, metricFromCases } from './metric-stats.ts'
 import { SCORE_REPORT_SCHEMA, type MetricValue, type ReportSystem, type ScoreReport, type TaskRow } from './report-types.ts'
 import { pickSamples, reportSamples, type SampleCandidate } from './samples.ts'
@@ -127,6 +128,7 @@ export function aggregateSums(sums: ScoreSums, o: AggregateOptions & { samples: 
     scoreMae: mae.tasks,
     comparisons: compareSystems(new Map([...sums.closed].map(([k, read]) => [label.get(k)!, read])), pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
     winRates: { metricByTask, systems: win.models, contests: win.contests.map((c) => ({ task: c.task, best: c.best })), signature: 'winRate' },
+    modalities: modalityDifferences(sums, systems, { seed: o.seed, resamples, level, metricByTask, tasks }),
     samples: reportSamples(o.samples, systemOf, tasks),
     problems,
   }

@@ -75,6 +75,21 @@ export interface Comparison {
   signature: string
 }
 
+/** One model's later modality against its first on one task (Table 11): b - a by the task's deciding metric. */
+export interface ModalityDifference {
+  /** The model's API id, with the names it ran under when they differ from it. */
+  model: string
+  task: string
+  metric: MetricKey
+  /** The systems compared: the model's first modality, and a later one. */
+  a: string
+  b: string
+  difference: number | null
+  /** Paired percentile bootstrap interval: cases resampled once for both systems. */
+  ci: { low: number | null; high: number | null }
+  signature: string
+}
+
 export interface WinRates {
   /** The metric deciding each task. */
   metricByTask: Record<string, MetricKey>
@@ -124,6 +139,8 @@ export interface ScoreReport {
   scoreMae: ScoreMaeTask[]
   comparisons: Comparison[]
   winRates: WinRates
+  /** Table 11: the models scored in several modalities, each later modality against the first. */
+  modalities: ModalityDifference[]
   samples: ReportSample[]
   /** What could not be scored and why: unmatched prediction lines, items without gold, duplicates. */
   problems: { kind: string; message: string; count?: number; examples?: string[] }[]

@@ -33,13 +33,7 @@ export function scoreText(i: ItemScore): string {
 }
 
 /** A chosen item: its question and gold, and each system's item score with its answer. */
-export interface SampleCandidate {
-  task: string
-  qaId: string
-  caseId: string
-  question: string
-  gold: string
-  image?: string
+export interface SampleCandidate extends Omit<ReportSample, 'answers'> {
   answers: { item: ItemScore; answer: string }[]
   /** Where to place the item: its position among the items offered, and its seeded rank in its task. */
   order: number

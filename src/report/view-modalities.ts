@@ -1,15 +1,13 @@
 // The paper's Table 11 (one model shown the recording as text and as video), for any modalities:
-// per model scored in two or more, each task's deciding metric in each modality and the
-// difference, and a chart of the percent-scale ones. A model is its name, or its API model id
-// when its predictions carry one: an infer stage names each entry apart (gpt-4o-mini-text,
-// gpt-4o-mini-strips), and both are the one model gpt-4o-mini, shown two modalities. Built from the report's rows alone, so the
-// difference is of the two values and has no interval: a paired interval would need the items,
-// which the report does not hold. Baselines have the one modality `none` and never appear. Pure.
+// per model scored in two or more (modality-differences.ts says which), each task's deciding
+// metric in each modality, the difference with its paired interval (report.modalities), and a
+// chart of the percent-scale ones. Baselines have the one modality `none` and never appear. Pure.
 import { ciLabel, type Cell, type ViewTable } from './view-tables.ts'
 import { digitsFor, metricCell, num } from './report-format.ts'
 import type { ScoreReport, TaskRow } from './report-types.ts'
 import { LOWER_IS_BETTER, METRIC_LABELS, type MetricKey } from './task-metrics.ts'
 import type { ViewChart } from './view.ts'
+import { multimodalModels } from './modality-differences.ts'
 
 interface Multimodal {
   model: string
@@ -66,34 +64,32 @@ function modalityTable(r: ScoreReport, models: Multimodal[]): ViewTable {
       const values = m.systems.map((s) => rowOf(r, s.system, task)?.metrics[metric])
       const digits = digitsFor(metric, task)
       rows.push([task, m.model, METRIC_LABELS[metric], ...values.map((v) => metricCell(v, digits)),
-        ...values.slice(1).map((v) => signed(difference(values[0]?.value, v?.value), digits))])
+        ...m.systems.slice(1).map((s, k) => differenceCell(r, m.systems[0].system, s.system, task, metric, values[0]?.value, values[k + 1]?.value, digits))])
     }
   }
   const lower = [...used].filter((k) => LOWER_IS_BETTER.has(k)).map((k) => METRIC_LABELS[k])
   return {
     caption: `Table 11: one model shown different modalities (${modalities.join(', ')}): each task's deciding metric [${ciLabel(r)}]; `
-      + `difference = ${later.map((l) => `${l} - ${first}`).join(', ')}, without an interval${lower.length ? `; for ${lower.join(', ')} lower is better` : ''}`,
+      + `difference = ${later.map((l) => `${l} - ${first}`).join(', ')} [paired ${ciLabel(r)}: the same cases drawn for both]${lower.length ? `; for ${lower.join(', ')} lower is better` : ''}`,
     columns: ['task', 'model', 'metric', ...modalities, ...later.map((l) => `difference (${l} - ${first})`)],
     rows,
   }
 }
 
-// Models (by API model id, else name) with rows in two or more modalities, their systems in the
-// report's order; a model is labelled by its id and, when they differ, the names it ran under.
+// Models with rows in two or more modalities (modality-differences.ts), their systems in the report's order.
 function multimodal(r: ScoreReport): Multimodal[] {
-  const byModel = new Map<string, Multimodal & { names: string[] }>()
-  for (const s of r.systems) {
-    if (!r.rows.some((x) => x.system === s.system)) continue
-    const id = s.modelId ?? s.model
-    const m = byModel.get(id) ?? { model: id, names: [], systems: [] }
-    byModel.set(id, m)
-    if (!m.names.includes(s.model)) m.names.push(s.model)
-    if (!m.systems.some((x) => x.modality === s.modality)) m.systems.push({ system: s.system, modality: s.modality })
-  }
-  return [...byModel.values()].filter((m) => m.systems.length > 1).map((m) => ({
-    model: m.names.length === 1 && m.names[0] === m.model ? m.model : `${m.model} (${m.names.join(', ')})`,
-    systems: m.systems,
-  }))
+  return multimodalModels(r.systems.filter((s) => r.rows.some((x) => x.system === s.system)))
+    .map((m) => ({ model: m.model, systems: m.systems.map((s) => ({ system: s.system, modality: s.modality })) }))
+}
+
+// "b - a [low, high]" from the report's paired difference; the bare difference of the two values
+// when the report has none for this pair (a report.json written before it had them).
+function differenceCell(r: ScoreReport, a: string, b: string, task: string, metric: MetricKey, va: number | null | undefined, vb: number | null | undefined, digits: number): string | null {
+  const d = (r.modalities ?? []).find((x) => x.a === a && x.b === b && x.task === task && x.metric === metric)
+  if (!d) return signed(difference(va, vb), digits)
+  const value = signed(d.difference, digits)
+  if (value === null || d.ci.low === null || d.ci.high === null) return value
+  return `${value} [${signed(d.ci.low, digits)}, ${signed(d.ci.high, digits)}]`
 }
 
 // The metric deciding the task (win rates'), else the first metric of the model's first row on it.

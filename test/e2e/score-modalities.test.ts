@@ -56,11 +56,11 @@ describeShared('pipeline score --qa with one model in text and in video', () => 
       // The even-indexed items of 0..n-1 are right in video, all in text.
       const video = (100 * Math.ceil(n / 2)) / n
       const row = md.split('\n').find((l) => l.startsWith(`| ${task} | gpt | Acc |`))
-      expect(row, task).toMatch(new RegExp(`^\\| ${task} \\| gpt \\| Acc \\| 100\\.0 \\[100\\.0, 100\\.0\\] \\| ${video.toFixed(1).replace('.', '\\.')} \\[\\d+\\.\\d, \\d+\\.\\d\\] \\| ${(video - 100).toFixed(1).replace('.', '\\.')} \\|$`))
+      expect(row, task).toMatch(new RegExp(`^\\| ${task} \\| gpt \\| Acc \\| 100\\.0 \\[100\\.0, 100\\.0\\] \\| ${video.toFixed(1).replace('.', '\\.')} \\[\\d+\\.\\d, \\d+\\.\\d\\] \\| ${(video - 100).toFixed(1).replace('.', '\\.')} \\[-?[\\d.]+, [-+]?[\\d.]+\\] \\|$`))
     }
     // Counting: video reads only its even-indexed answers, all gold, so both MAEs are 0.
-    expect(md).toMatch(/^\| open_event_counting \| gpt \| MAE \| 0\.0 \[0\.0, 0\.0\] \| 0\.0 \[0\.0, 0\.0\] \| 0\.0 \|$/m)
-    expect(md).toMatch(/^\| open_event_timing \| gpt \| Time-F1 \| 100\.0 \[100\.0, 100\.0\] \| \d+\.\d \[[\d.]+, [\d.]+\] \| -\d+\.\d \|$/m)
+    expect(md).toMatch(/^\| open_event_counting \| gpt \| MAE \| 0\.0 \[0\.0, 0\.0\] \| 0\.0 \[0\.0, 0\.0\] \| 0\.0 \[0\.0, 0\.0\] \|$/m)
+    expect(md).toMatch(/^\| open_event_timing \| gpt \| Time-F1 \| 100\.0 \[100\.0, 100\.0\] \| \d+\.\d \[[\d.]+, [\d.]+\] \| -\d+\.\d \[-[\d.]+, -[\d.]+\] \|$/m)
     const section = md.slice(md.indexOf('## Modalities'), md.indexOf('\n## ', md.indexOf('## Modalities') + 1))
     expect(section).not.toContain('| random |')
   })

@@ -49,10 +49,12 @@ describe('Table 11: one model shown different modalities', () => {
     expect(more).toEqual([])
     expect(table.columns).toEqual(['task', 'model', 'metric', 'text', 'video', 'difference (video - text)'])
     expect(table.rows).toEqual([
-      ['closed_presence', 'gpt', 'Acc', '100.0 [100.0, 100.0]', cell('gpt (video)', 'closed_presence'), '-50.0'],
-      ['open_event_counting', 'gpt', 'MAE', '1.0 [1.0, 1.0]', '3.0 [3.0, 3.0]', '+2.0'],
-      ['open_event_timing', 'gpt', 'Time-F1', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '-100.0'],
-      ['report_general_summary', 'gpt', 'ROUGE-L', '80.0 [80.0, 80.0]', '60.0 [60.0, 60.0]', '-20.0'],
+      // Video is right on the even items, that is on cases c0 and c2 and wrong on c1 and c3: a
+      // resample of the 4 cases gives a difference from -100 to 0.
+      ['closed_presence', 'gpt', 'Acc', '100.0 [100.0, 100.0]', cell('gpt (video)', 'closed_presence'), '-50.0 [-100.0, 0.0]'],
+      ['open_event_counting', 'gpt', 'MAE', '1.0 [1.0, 1.0]', '3.0 [3.0, 3.0]', '+2.0 [+2.0, +2.0]'],
+      ['open_event_timing', 'gpt', 'Time-F1', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '-100.0 [-100.0, -100.0]'],
+      ['report_general_summary', 'gpt', 'ROUGE-L', '80.0 [80.0, 80.0]', '60.0 [60.0, 60.0]', '-20.0 [-20.0, -20.0]'],
     ])
     expect(table.rows[0][4]).toMatch(/^50\.0 \[\d+\.\d, \d+\.\d\]$/)
     expect(table.caption).toMatch(/^Table 11: one model shown different modalities \(text, video\)/)
@@ -88,7 +90,7 @@ describe('Table 11: one model shown different modalities', () => {
     const md = reportMarkdown(both)
     expect([...md.matchAll(/^## (.*)$/gm)].map((m) => m[1])).toEqual(['Closed tasks', 'Open tasks', 'Reports', 'BLEU', 'Modalities', 'Win rates', 'Counts and parameters', 'Signatures'])
     expect(md).toContain('| task | model | metric | text | video | difference (video - text) |')
-    expect(md).toContain('| open_event_counting | gpt | MAE | 1.0 [1.0, 1.0] | 3.0 [3.0, 3.0] | +2.0 |')
+    expect(md).toContain('| open_event_counting | gpt | MAE | 1.0 [1.0, 1.0] | 3.0 [3.0, 3.0] | +2.0 [+2.0, +2.0] |')
   })
 
   it('is absent when no model was scored in two modalities (baselines have one: none)', () => {
@@ -102,16 +104,30 @@ describe('Table 11: one model shown different modalities', () => {
   it('puts models with the same modalities in one table and others in a table of their own', () => {
     const tables = modalityTables(report([['gpt', 'text'], ['gpt', 'video'], ['med', 'video'], ['med', 'text'], ['llava', 'text'], ['llava', 'video']]))
     expect(tables.map((t) => t.columns.slice(3))).toEqual([['text', 'video', 'difference (video - text)'], ['video', 'text', 'difference (text - video)']])
-    expect(tables[0].rows.filter((x) => x[0] === 'closed_presence').map((x) => [x[1], x[5]])).toEqual([['gpt', '-50.0'], ['llava', '-50.0']])
-    expect(tables[1].rows.find((x) => x[0] === 'closed_presence')!.slice(1)).toEqual(['med', 'Acc', expect.stringMatching(/^50\.0 /), '100.0 [100.0, 100.0]', '+50.0'])
+    expect(tables[0].rows.filter((x) => x[0] === 'closed_presence').map((x) => [x[1], x[5]])).toEqual([['gpt', expect.stringMatching(/^-50\.0 \[/)], ['llava', expect.stringMatching(/^-50\.0 \[/)]])
+    expect(tables[1].rows.find((x) => x[0] === 'closed_presence')!.slice(1)).toEqual(['med', 'Acc', expect.stringMatching(/^50\.0 /), '100.0 [100.0, 100.0]', expect.stringMatching(/^\+50\.0 \[/)])
     expect(tables[1].caption).toContain('(video, text)')
-    expect(tables[1].caption).toContain('difference = text - video,')
+    expect(tables[1].caption).toContain('difference = text - video [paired')
   })
 
   it('falls back to the row\'s first metric for a task no metric decides', () => {
     const r = { ...both, winRates: { ...both.winRates, metricByTask: { ...both.winRates.metricByTask } } }
     delete r.winRates.metricByTask.open_event_timing
     const row = modalityTables(r)[0].rows.find((x) => x[0] === 'open_event_timing')!
-    expect(row.slice(2)).toEqual(['Time-F1', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '-100.0'])
+    expect(row.slice(2)).toEqual(['Time-F1', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '-100.0 [-100.0, -100.0]'])
+  })
+
+  it('pairs the cases: a difference that is the same on every case has no spread, however much the cases vary', () => {
+    // MAE per case k: k in text, k + 2 in video (one item a case, 12 cases).
+    const items: ItemScore[] = []
+    for (let k = 0; k < 12; k++) {
+      for (const [modality, extra] of [['text', 0], ['video', 2]] as const) {
+        items.push({ qaId: `q${k}`, caseId: `c${k}`, task: 'open_event_counting', model: 'm', modality, status: 'scored', absError: 3 * k + extra })
+      }
+    }
+    const r = aggregate(items, new Map(), { title: 't', tool: { name: 'x', version: '0' }, sources: {}, seed: 2, resamples: 300, vocabularySize: 0, samplesPerTask: 0 })
+    const own = r.rows.find((x) => x.system === 'm (text)')!.metrics.mae!.ci!
+    expect(own.high! - own.low!).toBeGreaterThan(5)
+    expect(r.modalities).toEqual([{ model: 'm', task: 'open_event_counting', metric: 'mae', a: 'm (text)', b: 'm (video)', difference: 2, ci: { low: 2, high: 2 }, signature: 'bootstrap' }])
   })
 })
