@@ -27,6 +27,7 @@ export default defineCommand({
     .option('multitask', { type: 'string', describe: 'score the ECG multi-task benchmark: JSON lines {id, task, prediction, label[, model]}' })
     .option('judge', { type: 'string', describe: 'ScoreGPT\'s judge: a YAML file of one openai-compatible model (pipelines/examples/judge-openai.yaml)' })
     .option('f1-bio', { type: 'string', describe: 'F1-Bio\'s model: the folder optimum-cli exported a BERT to (model.onnx, vocab.txt, config.json), or a YAML file naming it (pipelines/examples/f1-bio.yaml); needs onnxruntime-node' })
+    .option('f1-bio-cache', { type: 'string', describe: 'where F1-Bio\'s scores are kept, so scoring again embeds no pair twice (default <out>/f1bio-cache)' })
     .option('judge-cache', { type: 'string', describe: 'where the judge\'s replies are kept, so scoring again asks nothing twice (default <out>/judge-cache)' }),
   async handler(a, env) {
     const { scoreCommand } = await import('../commands/score.ts')
@@ -38,6 +39,7 @@ export default defineCommand({
       judgeFile: once('--judge', a.judge),
       judgeCache: once('--judge-cache', a.judgeCache),
       f1BioPath: once('--f1-bio', a.f1Bio),
+      f1BioCache: once('--f1-bio-cache', a.f1BioCache),
       out: a.out,
       baselines: a.baselines === undefined ? undefined : ([] as string[]).concat(a.baselines).join(',').split(',').map((s) => s.trim()).filter(Boolean),
       compare: ([] as string[]).concat(a.compare ?? []).map(parsePair),

@@ -19,6 +19,7 @@ import { bertscoreSignature, type BertScoreSettings } from '../metrics/bertscore
 import { createBertEmbedder, type BertEmbedder, type OrtModule } from '../metrics/bertscore-model.ts'
 import { referenceIdf, scoreBertPairs } from '../metrics/bertscore-pairs.ts'
 import type { F1BioHook } from '../report/score-hooks.ts'
+import { openPairScoreCache, pairKey, type PairScoreCache } from '../run/pair-score-cache.ts'
 
 const EXAMPLE = 'pipelines/examples/f1-bio.yaml'
 
@@ -66,31 +67,57 @@ export interface F1BioSettings {
 
 export interface ScoreF1Bio {
   settings: F1BioSettings
+  /** Where its scores are kept, when a cache folder was given. */
+  cache?: PairScoreCache
   hook: F1BioHook
   close(): Promise<void>
 }
 
-/** The F1-Bio hook of --f1-bio <folder | file.yaml>. */
-export async function createScoreF1Bio(target: string, o: { ort?: OrtModule } = {}): Promise<ScoreF1Bio> {
+/** The F1-Bio hook of --f1-bio <folder | file.yaml>, its scores kept under `cacheDir` when given. */
+export async function createScoreF1Bio(target: string, o: { ort?: OrtModule; cacheDir?: string } = {}): Promise<ScoreF1Bio> {
   const settings = await resolveF1Bio(target)
+  const cache = o.cacheDir ? await openPairScoreCache(o.cacheDir, f1BioSignature(settings)) : undefined
   const embedder = await createBertEmbedder({
     model: settings.onnx, vocabFile: settings.vocab, lowerCase: settings.lowerCase, maxLength: settings.maxLength,
     output: settings.output, batchSize: settings.batchSize, threads: settings.threads, ort: o.ort,
   })
-  return { settings, hook: f1BioHook(embedder, settings), close: () => embedder.close() }
+  return { settings, cache, hook: f1BioHook(embedder, settings, cache), close: () => embedder.close() }
 }
 
-/** An F1BioHook over an embedder: F1 of each pair, idf per task's references when asked. */
-export function f1BioHook(embedder: BertEmbedder, s: F1BioSettings): F1BioHook {
+/**
+ * An F1BioHook over an embedder: F1 of each pair, idf per task's references when asked. With a
+ * cache, a pair scored before with the same settings (and, with idf, the same references) is
+ * not embedded again, and each batch's new scores are kept before the next batch.
+ */
+export function f1BioHook(embedder: BertEmbedder, s: F1BioSettings, cache?: PairScoreCache): F1BioHook {
   let idf: IdfTable<number> | undefined
+  // With idf a pair's score depends on the task's references: they are part of its key.
+  let idfKey = ''
   return {
     signature: f1BioSignature(s),
     async prepare(references) {
-      if (s.idf) idf = referenceIdf(embedder, references)
+      if (!s.idf) return
+      idf = referenceIdf(embedder, references)
+      idfKey = pairKey(...references)
     },
     async score(pairs, signal) {
-      const scores = await scoreBertPairs(embedder, pairs, { idf, baseline: s.baseline, undefinedAs: s.undefinedAs }, signal)
-      return scores.map((x) => x.f1)
+      const keys = cache ? pairs.map((p) => pairKey(idfKey, p.hyp, p.ref)) : []
+      const out = new Array<number>(pairs.length)
+      const todo: number[] = []
+      pairs.forEach((_, k) => {
+        const kept = cache?.get(keys[k])
+        if (kept === undefined) todo.push(k)
+        else out[k] = kept ?? NaN
+      })
+      if (todo.length) {
+        const scores = await scoreBertPairs(embedder, todo.map((k) => pairs[k]), { idf, baseline: s.baseline, undefinedAs: s.undefinedAs }, signal)
+        todo.forEach((k, j) => {
+          out[k] = scores[j].f1
+          cache?.put(keys[k], Number.isFinite(scores[j].f1) ? scores[j].f1 : null)
+        })
+        await cache?.flush()
+      }
+      return out
     },
   }
 }

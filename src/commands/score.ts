@@ -56,6 +56,8 @@ export interface ScoreArgs {
   f1Bio?: F1BioHook
   /** --f1-bio: an exported model folder or a YAML file naming one (score-f1bio.ts), made into `f1Bio`. */
   f1BioPath?: string
+  /** --f1-bio-cache: where F1-Bio's scores are kept; default <out>/f1bio-cache. */
+  f1BioCache?: string
   stdout: NodeJS.WritableStream
   signal?: AbortSignal
 }
@@ -69,7 +71,8 @@ export async function scoreCommand(a: ScoreArgs): Promise<number> {
     if (a.runDirs.length || a.qa) throw new PipelineError('E_USAGE', '--multitask scores its own file; give it without run directories or --qa')
     return scoreMultitaskCommand({ file: a.multitask, out: a.out, stdout: a.stdout, signal: a.signal })
   }
-  const f1Bio = a.f1BioPath ? await createScoreF1Bio(a.f1BioPath) : undefined
+  if (a.f1BioCache && !a.f1BioPath) throw new PipelineError('E_USAGE', '--f1-bio-cache keeps F1-Bio\'s scores: give it with --f1-bio <model>', { field: 'f1-bio-cache' })
+  const f1Bio = a.f1BioPath ? await createScoreF1Bio(a.f1BioPath, { cacheDir: path.resolve(a.f1BioCache ?? path.join(out, 'f1bio-cache')) }) : undefined
   let report: ScoreReport
   try {
     report = await buildReport({ ...a, ...(judge ? { judge: judge.hook } : {}), ...(f1Bio ? { f1Bio: f1Bio.hook } : {}) })
@@ -83,7 +86,10 @@ export async function scoreCommand(a: ScoreArgs): Promise<number> {
   const { writeReport } = await import('../report/html-write.ts')
   const html = await writeReport(out, reportView(report))
   a.stdout.write(`${md}\nwrote ${path.join(out, 'report.json')}, report.md, index.html and ${html.charts.length} chart PNGs\n`)
-  if (f1Bio) a.stdout.write(`F1-Bio with ${f1Bio.settings.name} (layer ${f1Bio.settings.layer}${f1Bio.settings.idf ? ', idf' : ''}${f1Bio.settings.baseline ? ', rescaled' : ''}) from ${f1Bio.settings.onnx}\n`)
+  if (f1Bio) {
+    const c = f1Bio.cache!.counts
+    a.stdout.write(`F1-Bio with ${f1Bio.settings.name} (layer ${f1Bio.settings.layer}${f1Bio.settings.idf ? ', idf' : ''}${f1Bio.settings.baseline ? ', rescaled' : ''}) from ${f1Bio.settings.onnx}: ${c.stored} pairs scored, ${c.hits} from the cache ${f1Bio.cache!.file}\n`)
+  }
   if (judge) a.stdout.write(judge.summary())
   return 0
 }

@@ -146,7 +146,16 @@ describeWithOrt('pipeline score --f1-bio with a tiny ONNX BERT', () => {
       expect(f1Of(report, task, 'terse').ci).toBeDefined()
     }
     expect(report.signatures.f1Bio).toMatch(/^f1-bio\|bertscore:tiny-test-bert#sha256:[0-9a-f]{12}\|L1\|no-idf\|raw\|undefined=nan\|.*tok:wordpiece\(uncased,max512\)\|out:last_hidden_state/)
-    expect(out).toContain(`F1-Bio with tiny-test-bert (layer 1) from ${path.join(dir, 'tiny', 'model.onnx')}`)
+    expect(out).toContain(`F1-Bio with tiny-test-bert (layer 1) from ${path.join(dir, 'tiny', 'model.onnx')}: `)
+  })
+
+  it('keeps the scores in <out>/f1bio-cache: scoring again embeds nothing and gives the same numbers', async () => {
+    const first = await run(exportFolder('tiny'), 'plain')
+    expect(first.out).toMatch(/: 0 pairs scored, 10 from the cache /)
+    const other = await run(exportFolder('tiny'), 'plain-again')
+    // A fresh report folder has a cache of its own: the 10 pairs (5 items x 2 models) are scored.
+    expect(other.out).toMatch(/: 10 pairs scored, 0 from the cache /)
+    expect(other.report.rows.map((r) => r.metrics.f1Bio?.value)).toEqual(first.report.rows.map((r) => r.metrics.f1Bio?.value))
   })
 
   it('with idf, weighs tokens by an idf over each task\'s own references', async () => {
