@@ -21,6 +21,7 @@ export default defineCommand({
     .option('rouge-stem', { type: 'boolean', default: false, describe: 'ROUGE-L with Porter stemming (rouge-score\'s use_stemmer)' })
     .option('rouge-tokenizer', { choices: ['rouge-score', 'unicode'] as const, default: 'rouge-score' as const, describe: 'rouge-score\'s tokenizer (parity; non-ASCII letters are dropped) or one that keeps every letter and digit' })
     .option('mcnemar', { choices: ['exact', 'chi2'] as const, default: 'exact' as const, describe: 'McNemar\'s test: exact binomial on the discordant pairs, or chi-square with continuity correction' })
+    .option('win-contests', { choices: ['task', 'task-modality'] as const, default: 'task' as const, describe: 'win rates: systems compete on each task, or models on each task in each modality (baselines in every modality)' })
     .option('win-ties', { choices: ['shared', 'split', 'none'] as const, default: 'shared' as const, describe: 'win rates: a tie for best is a win for each tied system, a 1/k share of one, or no win' })
     .option('qa', { type: 'string', describe: 'a Holtercare-format folder (ours or the public release) to score --predictions against' })
     .option('predictions', { type: 'string', describe: 'with --qa: JSON lines {task_type, index, prediction[, model, modality, split]}' })
@@ -50,6 +51,7 @@ export default defineCommand({
       rouge: { stem: a.rougeStem, tokenizer: a.rougeTokenizer },
       exactMcnemar: a.mcnemar !== 'chi2',
       winRateTies: a.winTies,
+      winContests: a.winContests,
       stdout: env.stdout,
       signal: env.signal,
     })

@@ -20,6 +20,7 @@ import { PUBLIC_EVENT_NAMES } from '../report/public-gold.ts'
 import type { RougeOptions } from '../metrics/rouge-l.ts'
 import type { TiePolicy } from '../metrics/win-rate.ts'
 import type { ScoreReport } from '../report/report-types.ts'
+import type { WinContests } from '../report/win-rates.ts'
 import { applyScoreHooks, type F1BioHook, type JudgeHook } from '../report/score-hooks.ts'
 import { createScoreF1Bio } from './score-f1bio.ts'
 import { judgeFromArgs, judgeProblems } from './score-judge.ts'
@@ -46,6 +47,7 @@ export interface ScoreArgs {
   /** McNemar's exact binomial test (default) or chi-square with continuity correction. */
   exactMcnemar?: boolean
   winRateTies?: TiePolicy
+  winContests?: WinContests
   /** ScoreGPT's LLM judge (src/models/judge*.ts); without one ScoreGPT is "not computed". */
   judge?: JudgeHook
   /** --judge: a YAML file of one openai-compatible model (score-judge.ts), made into `judge`. */
@@ -127,7 +129,7 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
     samples: collected.samples,
     title, tool: TOOL, sources, systemSources: collected.systemSources,
     seed: a.seed, resamples: a.resamples, baselines: a.baselines, compare: a.compare, samplesPerTask: a.samplesPerTask,
-    toleranceMs: a.toleranceMs, rouge: a.rouge, exactMcnemar: a.exactMcnemar, winRateTies: a.winRateTies,
+    toleranceMs: a.toleranceMs, rouge: a.rouge, exactMcnemar: a.exactMcnemar, winRateTies: a.winRateTies, winContests: a.winContests,
     vocabularySize: vocabulary.length, f1Bio: a.f1Bio?.signature, scoreGpt: a.judge?.signature,
     problems: [...problems, ...collected.problems, ...judgeProblems(collected.pending)],
   })

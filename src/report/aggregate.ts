@@ -7,11 +7,12 @@
 // aggregate() fills them from a list of items. Pure: the same items, options and seed give the
 // same report.
 import { bootstrapCi } from '../metrics/bootstrap.ts'
-import { winRate, type TiePolicy } from '../metrics/win-rate.ts'
+import type { TiePolicy } from '../metrics/win-rate.ts'
 import type { RougeOptions } from '../metrics/rouge-l.ts'
 import { TASK_TYPES } from '../qa/holtercare-format.ts'
 import { compareSystems, resolveSystem } from './comparisons.ts'
 import { modalityDifferences } from './modality-differences.ts'
+import { reportWinRates, type WinContests } from './win-rates.ts'
 import { bootstrapped, metricFromCases } from './metric-stats.ts'
 import { SCORE_REPORT_SCHEMA, type MetricValue, type ReportSystem, type ScoreReport, type TaskRow } from './report-types.ts'
 import { pickSamples, reportSamples, type SampleCandidate } from './samples.ts'
@@ -48,6 +49,8 @@ export interface AggregateOptions {
   f1Bio?: string
   scoreGpt?: string
   winRateTies?: TiePolicy
+  /** What a win-rate contest is (win-rates.ts); default `task`. */
+  winContests?: WinContests
   problems?: ScoreReport['problems']
 }
 
@@ -100,8 +103,9 @@ export function aggregateSums(sums: ScoreSums, o: AggregateOptions & { samples: 
     if (m) metricByTask[t] = m
   }
   const lowerIsBetter = tasks.filter((t) => LOWER_IS_BETTER.has(metricByTask[t]))
-  const sig = reportSignatures({ seed: o.seed, resamples, level, toleranceMs: o.toleranceMs ?? 150, rouge: o.rouge ?? {}, exactMcnemar: o.exactMcnemar ?? true, vocabularySize: o.vocabularySize, f1Bio, scoreGpt, lowerIsBetter })
-  const win = winRate(rows.filter((r) => metricByTask[r.task]).map((r) => ({ task: r.task, model: r.system, value: r.metrics[metricByTask[r.task]]?.value ?? null })), { ties: o.winRateTies ?? 'shared', lowerIsBetter })
+  const ties = o.winRateTies ?? 'shared'
+  const winContests = o.winContests ?? 'task'
+  const sig = reportSignatures({ seed: o.seed, resamples, level, toleranceMs: o.toleranceMs ?? 150, rouge: o.rouge ?? {}, exactMcnemar: o.exactMcnemar ?? true, vocabularySize: o.vocabularySize, f1Bio, scoreGpt, lowerIsBetter, ties, winContests })
   const pairs = (o.compare ?? []).map(([a, b]) => [resolveSystem(a, systems), resolveSystem(b, systems)] as [string, string])
   return {
     schema: SCORE_REPORT_SCHEMA,
@@ -116,7 +120,8 @@ export function aggregateSums(sums: ScoreSums, o: AggregateOptions & { samples: 
       toleranceMs: o.toleranceMs ?? 150,
       rouge: { stem: o.rouge?.stem ?? false, tokenizer: o.rouge?.tokenizer ?? 'rouge-score' },
       mcnemar: { exact: o.exactMcnemar ?? true },
-      winRateTies: o.winRateTies ?? 'shared',
+      winRateTies: ties,
+      winContests,
       samplesPerTask: o.samplesPerTask ?? 3,
       f1Bio,
       scoreGpt,
@@ -127,7 +132,7 @@ export function aggregateSums(sums: ScoreSums, o: AggregateOptions & { samples: 
     rows,
     scoreMae: mae.tasks,
     comparisons: compareSystems(new Map([...sums.closed].map(([k, read]) => [label.get(k)!, read])), pairs, tasks, { exact: o.exactMcnemar ?? true, signature: 'mcnemar' }),
-    winRates: { metricByTask, systems: win.models, contests: win.contests.map((c) => ({ task: c.task, best: c.best })), signature: 'winRate' },
+    winRates: reportWinRates(rows, systems, { metricByTask, lowerIsBetter, ties, contests: winContests }),
     modalities: modalityDifferences(sums, systems, { seed: o.seed, resamples, level, metricByTask, tasks }),
     samples: reportSamples(o.samples, systemOf, tasks),
     problems,

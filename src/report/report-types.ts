@@ -94,7 +94,10 @@ export interface WinRates {
   /** The metric deciding each task. */
   metricByTask: Record<string, MetricKey>
   systems: Record<string, { wins: number; contests: number; entered: number; rate: number | null }>
-  contests: { task: string; best: string[] }[]
+  /** `task`: systems compete per task; `task-modality`: models compete per task and modality (win-rates.ts). */
+  contestKind: 'task' | 'task-modality'
+  /** Per contest, the best: system labels, or models with `task-modality`. */
+  contests: { task: string; setting?: string; best: string[] }[]
   signature: string
 }
 
@@ -126,6 +129,7 @@ export interface ScoreReport {
     rouge: { stem: boolean; tokenizer: string }
     mcnemar: { exact: boolean }
     winRateTies: string
+    winContests: string
     samplesPerTask: number
     f1Bio: string
     scoreGpt: string

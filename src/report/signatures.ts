@@ -7,7 +7,7 @@ import { labelF1Signature } from '../metrics/label-f1.ts'
 import { mcnemarSignature } from '../metrics/mcnemar.ts'
 import { rougeSignature, type RougeOptions } from '../metrics/rouge-l.ts'
 import { timestampF1Signature } from '../metrics/timestamp-f1.ts'
-import { winRateSignature } from '../metrics/win-rate.ts'
+import { winRateSignature, type TiePolicy } from '../metrics/win-rate.ts'
 import type { MetricKey } from './task-metrics.ts'
 
 export interface SignatureSettings {
@@ -23,6 +23,8 @@ export interface SignatureSettings {
   scoreGpt: string
   /** Tasks whose win is decided by a lower score. */
   lowerIsBetter: string[]
+  ties: TiePolicy
+  winContests: string
 }
 
 const PARSE = 'parse:answer-parse@1'
@@ -47,6 +49,6 @@ export function reportSignatures(s: SignatureSettings): Record<MetricKey | 'boot
     scoreGpt: `${s.scoreGpt.startsWith('score-gpt|') ? s.scoreGpt : `score-gpt|${s.scoreGpt}`}|avg:mean|judge-errors:excluded`,
     bootstrap: bootstrapSignature({ seed: s.seed, resamples: s.resamples, level: s.level }, 'case'),
     mcnemar: `${mcnemarSignature({ exact: s.exactMcnemar })}|items:both-read|unparsed:wrong`,
-    winRate: `${winRateSignature({ lowerIsBetter: s.lowerIsBetter })}|contest:task`,
+    winRate: `${winRateSignature({ lowerIsBetter: s.lowerIsBetter, ties: s.ties })}|contest:${s.winContests}`,
   }
 }

@@ -82,14 +82,18 @@ export function mcnemarTable(r: ScoreReport): ViewTable | null {
   }
 }
 
-/** Each system's share of tasks won. */
+const TIES: Record<string, string> = { shared: 'a tie for best is a win for each', split: 'a tie for best is shared out', none: 'a tie for best is no one\'s win' }
+
+/** Each system's (or model's) share of contests won. */
 export function winRateTable(r: ScoreReport): ViewTable | null {
   const entries = Object.entries(r.winRates.systems)
   if (!entries.length) return null
   const by = Object.entries(r.winRates.metricByTask).map(([t, m]) => `${t}: ${METRIC_LABELS[m]}`).join('; ')
+  const perModality = r.winRates.contestKind === 'task-modality'
+  const ties = TIES[r.settings.winRateTies] ?? r.settings.winRateTies
   return {
-    caption: `Win rate over tasks, ties shared (${by})`,
-    columns: ['system', 'wins', 'contests', 'entered', 'win rate'],
+    caption: `Win rate over ${perModality ? 'task x modality contests between models (baselines enter every modality)' : 'tasks'}; ${ties} (${by})`,
+    columns: [perModality ? 'model' : 'system', 'wins', 'contests', 'entered', 'win rate'],
     rows: entries.map(([s, w]) => [s, w.wins, w.contests, w.entered, percent(w.rate)]),
   }
 }

@@ -96,6 +96,16 @@ describe('pipeline score scoring flags', () => {
     // a and b tie on every text task: with ties counting nothing, the tied tasks are no one's win.
     expect(r.winRates.contests.find((c) => c.task === 'report_general_summary')!.best).toEqual(['a', 'b'])
     expect(r.winRates.systems.a.wins).toBe(1)
+    expect(r.signatures.winRate).toMatch(/ties:none\|.*\|contest:task$/)
+  })
+
+  it('--win-contests task-modality makes models compete per task and modality', async () => {
+    const r = await cli(...base, '--out', path.join(dir, 'per-modality'), '--win-contests', 'task-modality')
+    expect(r.settings.winContests).toBe('task-modality')
+    expect(r.winRates.contestKind).toBe('task-modality')
+    // These lines give no modality: every contest is the one setting "unspecified".
+    expect(r.winRates.contests.every((c) => c.setting === 'unspecified')).toBe(true)
+    expect(r.signatures.winRate).toContain('|contest:task-modality')
   })
 
   it('refuses values out of range, naming the flag', async () => {
