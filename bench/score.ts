@@ -196,7 +196,7 @@ async function f1BioRows(run: SizeRun): Promise<{ rows: F1Row[]; note: string }>
   const ortPath = process.env.BERTSCORE_ORT ?? 'onnxruntime-node'
   const ort = (await import(ortPath).catch(() => undefined)) as OrtModule | undefined
   if (!ort) return { rows: [], note: `F1-Bio: not measured, onnxruntime-node could not be loaded (${ortPath}); install it (ONNXRUNTIME_NODE_INSTALL=skip npm i --no-save -E onnxruntime-node@1.30.0) or set BERTSCORE_ORT to its entry file.` }
-  const collected = await collectScores([await runPredictionSet(run.dir)], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name), keepText: true })
+  const collected = await collectScores([await runPredictionSet(run.dir)], { vocabulary: DEFAULT_VOCABULARY.map((e) => e.name), keepText: () => true })
   const text = collected.pending.filter((i) => i.text !== undefined && hasTextMetrics(i.task))
   const tiers: [string, ItemScore[]][] = [['report', text.filter((i) => taskKind(i.task) === 'report')], ['open', text.filter((i) => taskKind(i.task) !== 'report')]]
   const rows: F1Row[] = []

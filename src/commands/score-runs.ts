@@ -22,6 +22,10 @@ export async function runPredictionSet(dir: string, signal?: AbortSignal): Promi
   if (run.kinds && !run.kinds.includes('prediction')) {
     throw new PipelineError('E_USAGE', `${dir} is an exported QA folder: it holds questions, not predictions; score the run whose infer stage answered them, or use --qa ${dir} --predictions <file>`, { file: run.dir })
   }
+  // The checkpoints' counts say now, before anything is scored, whether it holds predictions.
+  if (run.records.length && !run.records.some((r) => (r.counts?.prediction ?? 0) > 0)) {
+    throw new PipelineError('E_USAGE', `${dir} has no committed prediction items; score a run whose stages end with infer (pipelines/bench-mitdb.yaml), after it has finished a record`, { file: run.dir })
+  }
   const inputDir = run.manifest.input?.run
   let input: Promise<InputRun> | undefined
   async function* chunks(): AsyncGenerator<PredictionChunk> {
@@ -33,7 +37,9 @@ export async function runPredictionSet(dir: string, signal?: AbortSignal): Promi
         if (it.kind === 'qa') qa.set((it as QaItem).id, toScoreQa(it as QaItem, run.dir))
         else if (it.kind === 'prediction') predictions.push(toScorePrediction(it as PredictionItem))
       }
-      if (inputDir && predictions.some((p) => !qa.has(p.qaId))) {
+      // Every finished record's items, answered or not: an item no model of this run took is
+      // counted missing for the run's systems, whichever record it is in.
+      if (inputDir) {
         input ??= openInputRun(path.resolve(run.dir, inputDir))
         await readInputQa(await input, record.spec.id, qa, signal)
       }

@@ -13,6 +13,7 @@ import { TOOL } from '../core/version.ts'
 import { DEFAULT_VOCABULARY } from '../qa/vocabulary.ts'
 import { aggregateSums } from '../report/aggregate.ts'
 import { addItem } from '../report/score-sums.ts'
+import { taskKind } from '../report/task-metrics.ts'
 import { collectScores, type PredictionSet } from '../report/collect-scores.ts'
 import { reportMarkdown } from '../report/markdown.ts'
 import { reportView } from '../report/view.ts'
@@ -122,7 +123,9 @@ export async function buildReport(a: Omit<ScoreArgs, 'stdout' | 'out'>): Promise
   }
   const hooks = a.judge !== undefined || a.f1Bio !== undefined
   const samples = { perTask: a.samplesPerTask ?? 3, seed: a.seed }
-  const collected = await collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge, keepText: hooks, samples, signal: a.signal })
+  // F1-Bio reads every open and report answer; the judge only reports.
+  const keepText = a.f1Bio ? () => true : a.judge ? (task: string) => taskKind(task) === 'report' : undefined
+  const collected = await collectScores(sets, { vocabulary, toleranceMs: a.toleranceMs, rouge: a.rouge, keepText, samples, signal: a.signal })
   if (hooks) await applyScoreHooks(collected.pending, collected.questions, { judge: a.judge, f1Bio: a.f1Bio }, a.signal)
   for (const item of collected.pending) addItem(collected.sums, item)
   return aggregateSums(collected.sums, {

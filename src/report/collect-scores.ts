@@ -12,7 +12,7 @@
 // did not answer is `missing` (counted beside the metrics, and listed in problems with examples).
 import type { ScoreReport } from './report-types.ts'
 import { createSampleChooser, type SampleCandidate } from './samples.ts'
-import { addItem, createScoreSums, type ScoreSums } from './score-sums.ts'
+import { addItem, createScoreSums, noteItem, type ScoreSums } from './score-sums.ts'
 import { missingItem, scoreItem, type ScoreItemOptions } from './score-items.ts'
 import type { ItemScore, ScorePrediction, ScoreQa } from './score-types.ts'
 import { hasTextMetrics, taskKind } from './task-metrics.ts'
@@ -31,8 +31,8 @@ export interface PredictionSet {
 }
 
 export interface CollectOptions extends ScoreItemOptions {
-  /** Keep the answer and reference of items scored by text (F1-Bio and the judge need them). */
-  keepText?: boolean
+  /** The task types whose items keep their answer and reference for a hook (F1-Bio: open and report tasks; the judge: report tasks). */
+  keepText?: (taskType: string) => boolean
   /** Sample items per task and their seed (default 3, seed 1). */
   samples?: { perTask: number; seed: number }
   signal?: AbortSignal
@@ -65,8 +65,13 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
   const universe = new Map<string, Set<string>>()
   // Per system, the items it answered (the QA items' own id strings, shared by every system).
   const answered = new Map<string, Set<string>>()
-  const duplicates: string[] = []
-  const orphans: string[] = []
+  // Counted, with the first few as examples: a run of duplicates must not grow memory per line.
+  const duplicates = { count: 0, examples: [] as string[] }
+  const orphans = { count: 0, examples: [] as string[] }
+  const note = (list: { count: number; examples: string[] }, example: string) => {
+    list.count++
+    if (list.examples.length < EXAMPLES) list.examples.push(example)
+  }
   for (const set of sets) {
     const ids = new Set<string>()
     const systems = new Set<string>()
@@ -81,19 +86,20 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
         systems.add(sys)
         const q = chunk.qa.get(p.qaId)
         if (!q) {
-          orphans.push(`${p.qaId}@${p.model} (${set.source})`)
+          note(orphans, `${p.qaId}@${p.model} (${set.source})`)
           continue
         }
         let done = answered.get(sys)
         if (!done) answered.set(sys, (done = new Set()))
         if (done.has(q.id)) {
-          duplicates.push(`${p.qaId}@${p.model} (${p.modality}) again in ${set.source}`)
+          note(duplicates, `${p.qaId}@${p.model} (${p.modality}) again in ${set.source}`)
           continue
         }
         done.add(q.id)
         const item = scoreItem(q, p, opts)
         samples.offer(q, item, p.answer)
-        if (opts.keepText && hasTextMetrics(q.taskType)) {
+        noteItem(sums, item)
+        if (opts.keepText && hasTextMetrics(q.taskType) && opts.keepText(q.taskType)) {
           if (taskKind(q.taskType) === 'report') questions.set(q.id, q.question)
           pending.push(item)
           continue
@@ -123,7 +129,7 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
     }
     if (missing.length) problems.push({ kind: 'no-prediction', count: missing.length, message: `${model} (${modality}) has no prediction for ${missing.length} items; they are counted missing`, examples: missing.slice(0, EXAMPLES) })
   }
-  if (orphans.length) problems.push({ kind: 'unknown-item', count: orphans.length, message: `${orphans.length} predictions answer QA items that were not found (neither in their run nor in its input run); they are not scored`, examples: orphans.slice(0, EXAMPLES) })
-  if (duplicates.length) problems.push({ kind: 'duplicate-prediction', count: duplicates.length, message: `${duplicates.length} predictions repeat a system's answer to an item already scored from another source; the first is kept`, examples: duplicates.slice(0, EXAMPLES) })
+  if (orphans.count) problems.push({ kind: 'unknown-item', count: orphans.count, message: `${orphans.count} predictions answer QA items that were not found (neither in their run nor in its input run); they are not scored`, examples: orphans.examples })
+  if (duplicates.count) problems.push({ kind: 'duplicate-prediction', count: duplicates.count, message: `${duplicates.count} predictions repeat a system's answer to an item already scored from another source; the first is kept`, examples: duplicates.examples })
   return { sums, pending, questions, samples: samples.chosen(), systemSources, problems }
 }

@@ -84,13 +84,21 @@ async function applyF1Bio(items: ItemScore[], hook: F1BioHook, signal?: AbortSig
 async function applyJudge(items: ItemScore[], questions: ReadonlyMap<string, string>, hook: JudgeHook, signal?: AbortSignal): Promise<void> {
   const todo = items.filter((i) => taskKind(i.task) === 'report' && i.text !== undefined && i.hyp !== undefined && i.ref !== undefined)
   let next = 0
+  // A hook that throws (not an item's error: our disk, a bug) stops every worker, so no call is
+  // sent after the scoring has failed.
+  let failed = false
   const worker = async () => {
-    while (next < todo.length) {
+    while (next < todo.length && !failed) {
       signal?.throwIfAborted()
       const item = todo[next++]
-      const r = await hook.score({ task: item.task, question: questions.get(item.qaId) ?? '', reference: item.ref!, answer: item.hyp! }, signal)
-      if ('score' in r) item.scoreGpt = r.score
-      else item.judgeError = r.error
+      try {
+        const r = await hook.score({ task: item.task, question: questions.get(item.qaId) ?? '', reference: item.ref!, answer: item.hyp! }, signal)
+        if ('score' in r) item.scoreGpt = r.score
+        else item.judgeError = r.error
+      } catch (err) {
+        failed = true
+        throw err
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(hook.concurrency ?? 1, todo.length)) }, worker))

@@ -38,13 +38,22 @@ export function createScoreSums(): ScoreSums {
   return { groups: new Map(), systems: new Map(), closed: new Map(), tasks: new Set() }
 }
 
-/** Adds one item score to the sums. */
-export function addItem(sums: ScoreSums, i: ItemScore): void {
+/**
+ * Notes the item's system and task in order of first appearance, without adding the item: an item
+ * held back for a hook (collect-scores.ts) still places its system where it was first read.
+ */
+export function noteItem(sums: ScoreSums, i: ItemScore): void {
   const sysKey = `${i.model}\u0000${i.modality}`
   const sys = sums.systems.get(sysKey)
   if (!sys) sums.systems.set(sysKey, { model: i.model, ...(i.modelId ? { modelId: i.modelId } : {}), modality: i.modality })
   else if (!sys.modelId && i.modelId) sys.modelId = i.modelId
   sums.tasks.add(i.task)
+}
+
+/** Adds one item score to the sums. */
+export function addItem(sums: ScoreSums, i: ItemScore): void {
+  noteItem(sums, i)
+  const sysKey = `${i.model}\u0000${i.modality}`
   const key = `${sysKey}\u0000${i.task}`
   let g = sums.groups.get(key)
   if (!g) {

@@ -40,11 +40,23 @@ describe('collectScores', () => {
   })
 
   it('keeps the items scored by text, with their texts and report questions, for the hooks when asked', async () => {
-    const kept = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], keepText: true })
+    const kept = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], keepText: () => true })
     expect(kept.pending.map((i) => i.task)).toEqual(Array(12).fill('report_general_summary'))
     expect(kept.pending.every((i) => i.hyp !== undefined && i.ref !== undefined)).toBe(true)
     expect(kept.questions.get('r3:s')).toBe('question r3:s')
     expect([...kept.sums.groups.values()].map((g) => g.task)).toEqual(['closed_presence', 'closed_presence'])
+    const none = await collectScores([{ source: 'run', chunks: chunks() }], { vocabulary: [], keepText: (task) => task.startsWith('open_') })
+    expect(none.pending).toEqual([])
+  })
+
+  it('places systems in the order they are first read, items held for a hook included', async () => {
+    // System "z" answers only report items, and answers first.
+    const c = chunks()
+    c[0] = { qa: c[0].qa, predictions: [{ qaId: 'r0:s', model: 'z', modality: 'video', answer: 'x' }, ...c[0].predictions] }
+    for (const keepText of [undefined, () => true]) {
+      const got = await collectScores([{ source: 'run', chunks: c }], { vocabulary: [], keepText })
+      expect([...got.sums.systems.keys()]).toEqual(['z\u0000video', 'a\u0000text', 'b\u0000text'])
+    }
   })
 
   it('reads an async source and marks the items a system left unanswered in any chunk', async () => {

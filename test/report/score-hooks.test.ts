@@ -60,6 +60,23 @@ describe('applyScoreHooks', () => {
     expect(items.every((i) => i.f1Bio === 100)).toBe(true)
   })
 
+  it('stops every judge worker once one call throws, so nothing is sent after the scoring failed', async () => {
+    const items = Array.from({ length: 40 }, (_, n) => item('report_general_summary', n))
+    let calls = 0
+    const judge = {
+      signature: 'j', concurrency: 4,
+      score: async () => {
+        const k = ++calls
+        await new Promise((r) => setTimeout(r, 2))
+        if (k === 2) throw new Error('disk full')
+        return { score: 50 }
+      },
+    }
+    await expect(applyScoreHooks(items, new Map(), { judge })).rejects.toThrow('disk full')
+    await new Promise((r) => setTimeout(r, 30))
+    expect(calls).toBeLessThanOrEqual(5)
+  })
+
   it('judges up to the hook\'s concurrency at once, and one report at a time without it', async () => {
     const items = Array.from({ length: 7 }, (_, n) => item('report_general_summary', n))
     for (const [concurrency, most] of [[3, 3], [undefined, 1]] as const) {
