@@ -18,6 +18,7 @@
 // ("Ventricular tachycardia? No...") is not asserted and counts as negated. Pseudo-negations are not
 // cues: "cannot rule out X" and "X is not excluded" name X; "not absent" is not a negation. Pure.
 import { REFUSAL, clauses, cleanAnswer, unparsed, type Unparsed } from './answer-parse-text.ts'
+import { escapeRegExp } from '../core/regexp.ts'
 
 interface Alias {
   /** The names this stands for, the first one in the vocabulary wins. */
@@ -74,7 +75,6 @@ export function normName(s: string): string {
   return s.toLowerCase().replace(/[\s-]+/g, ' ').trim()
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const spaced = (src: string) => src.replace(/ /g, String.raw`[\s-]*`)
 const bounded = (src: string, plural: boolean, flags: string) => new RegExp(String.raw`(?<![A-Za-z0-9])(?:${src})${plural ? "(?:e?s|'s)?" : ''}(?![A-Za-z0-9])`, flags)
 
@@ -96,7 +96,7 @@ export function findMentions(text: string, names: readonly string[]): Mention[] 
   const scan = (re: RegExp, name: string) => {
     for (const m of text.matchAll(re)) found.push({ name, start: m.index, end: m.index + m[0].length })
   }
-  for (const n of names) scan(bounded(spaced(escape(normName(n))), /[a-z0-9]$/i.test(n), 'gi'), n)
+  for (const n of names) scan(bounded(spaced(escapeRegExp(normName(n))), /[a-z0-9]$/i.test(n), 'gi'), n)
   for (const a of ALIAS_PATTERNS) {
     const to = a.to.map((c) => byNorm.get(normName(c))).find((c) => c !== undefined)
     if (to !== undefined) for (const re of a.res) scan(re, to)

@@ -7,6 +7,7 @@
 // out one it names, or negates an event the template affirms (or the reverse). What it cannot
 // see: two of the facts' numbers swapped between roles.
 import { inText, type VocabularyEvent } from './vocabulary.ts'
+import { escapeRegExp } from '../core/regexp.ts'
 
 export type WrittenVerdict = { ok: true; answer: string } | { ok: false; reason: string }
 
@@ -87,7 +88,7 @@ const CLINICAL = [/\binfarct\w*/i, /\bischemi\w*|\bischaemi\w*/i, /\bST[- ](?:se
 // Whether the mention of `name` in `text` is negated: "no", "not", "without", "absent", "neither" or "nor" in the few words before it.
 function negated(text: string, name: string): boolean {
   const t = text.toLowerCase()
-  const at = t.search(new RegExp(`(^|[^a-z])${escape(inText(name).toLowerCase())}`))
+  const at = t.search(new RegExp(`(^|[^a-z])${escapeRegExp(inText(name).toLowerCase())}`))
   if (at < 0) return false
   const before = t.slice(Math.max(0, at - 40), at + 1)
   return /\b(no|not|without|absent|neither|nor|none)\b[^.;:]*$/.test(before)
@@ -98,11 +99,7 @@ function mentions(text: string, name: string): boolean {
   const t = text.toLowerCase()
   // A longer name containing this one ("polymorphic ventricular tachycardia") mentions it too:
   // the template then names both, and so must the written answer.
-  return new RegExp(`(^|[^a-z])${escape(words)}s?([^a-z]|$)`).test(t)
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(^|[^a-z])${escapeRegExp(words)}s?([^a-z]|$)`).test(t)
 }
 
 // A reply wrapped in a Markdown code fence, as chat models often send JSON.

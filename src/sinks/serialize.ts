@@ -5,9 +5,7 @@
 // (formatFixedArray) whose text equals JSON.stringify of the rounded numbers, without building
 // the number array JSON.stringify would need.
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
+import { escapeRegExp } from '../core/regexp.ts'
 
 const MARK = `\u0001typed-${process.pid}-${Math.random().toString(36).slice(2)}\u0001`
 const MARK_PATTERN = new RegExp(`"${escapeRegExp(JSON.stringify(MARK).slice(1, -1))}(\\d+)"`, 'g')
