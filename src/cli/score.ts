@@ -7,7 +7,7 @@ import { atLeastZero, integerIn, numberFlag } from './flags.ts'
 
 export default defineCommand({
   command: 'score [runDirs..]',
-  describe: 'score the predictions of runs like the paper (accuracy, ScoreMAE, BLEU, ROUGE-L, F1s, McNemar, win rates, bootstrap CIs): report.json and report.md',
+  describe: 'score the predictions of runs like the paper (accuracy, ScoreMAE, BLEU, ROUGE-L, F1s, F1-Bio, ScoreGPT, McNemar, win rates, bootstrap CIs): report.json, report.md, index.html and chart PNGs',
   builder: (y) => y
     .positional('runDirs', { type: 'string', array: true, default: [] as string[], describe: 'run directories whose infer stage wrote predictions (their QA may be in the input run)' })
     .option('out', { type: 'string', describe: 'the report folder (default <first runDir>/report, or ./report with --qa)' })
