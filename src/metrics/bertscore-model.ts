@@ -75,7 +75,7 @@ export async function createBertEmbedder(options: BertModelOptions): Promise<Ber
   const sessionOptions = options.threads === undefined ? {} : { intraOpNumThreads: options.threads }
   const session = await ort.InferenceSession.create(options.model, sessionOptions).catch((cause: unknown) => {
     const missing = file !== undefined && !existsSync(file)
-    throw new PipelineError(missing ? 'E_FILE_MISSING' : 'E_IO', `cannot load the ONNX model ${file ?? '(bytes)'}: ${missing ? 'it does not exist' : (cause as Error).message}; export the model with optimum-cli (see the README)`, { file }, { cause })
+    throw new PipelineError(missing ? 'E_FILE_MISSING' : 'E_IO', `cannot load the ONNX model ${file ?? '(bytes)'}: ${missing ? 'it does not exist' : (cause as Error).message}; export the model with optimum-cli (docs/benchmark.md, docs/metrics.md)`, { file }, { cause })
   })
   const output = options.output ?? 'last_hidden_state'
   if (!session.outputNames.includes(output)) {

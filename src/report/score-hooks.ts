@@ -38,7 +38,7 @@ export interface ScoreHooks {
 }
 
 /** Why a metric without its hook is not in the report. */
-export const NO_F1BIO = 'unavailable: no embedding model configured (F1-Bio needs a local BERT export, see the README)'
+export const NO_F1BIO = 'unavailable: no embedding model configured (F1-Bio needs a local BERT export: pipeline score --f1-bio, docs/metrics.md)'
 export const NO_JUDGE = 'not computed: no judge configured (ScoreGPT needs an LLM judge)'
 
 // Pairs sent to the embedder at once: bounded, so memory stays flat on big runs (a report's

@@ -2,7 +2,7 @@
 // bertscore-tiny-onnx.ts, no Python) and a vocab.txt, run by onnxruntime-node through
 // createBertEmbedder, must give the token vectors the same model computes in plain JS, in
 // padded batches, for the output asked; then bertscoreMatch scores them.
-// onnxruntime-node is not a dependency (see the README); without it this file skips, and fails
+// onnxruntime-node is not a dependency (docs/dependencies.md); without it this file skips, and fails
 // under CI (test/helpers/ort.ts).
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
