@@ -36,7 +36,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict =
   if (verdict.missing) {
     // A set drawn in other modalities (the report excerpts as clips only): the model cannot be shown this item.
     env.count('model:no-input')
-    return prediction(item, m.name, m.modality, { modelId: m.model,  error: { code: 'no-input', message: `item ${item.id} has no ${verdict.missing} input (its excerpt set "${item.excerpt.set}" was not rendered as ${verdict.missing}); not sent` } })
+    return apiPrediction(item, m, { error: { code: 'no-input', message: `item ${item.id} has no ${verdict.missing} input (its excerpt set "${item.excerpt.set}" was not rendered as ${verdict.missing}); not sent` } })
   }
   let budget: BudgetNote | undefined
   let fit: { textTokens?: number; frames?: number } = {}
@@ -51,7 +51,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict =
     req = await buildChatRequest(item, m, env.io, fit)
   } catch (err) {
     if (!(err instanceof TooBig) || !budget) throw err
-    return skipped(prediction(item, m.name, m.modality, { modelId: m.model,  budget: { ...budget, action: err.message }, error: { code: 'over-budget', message: `the input is over the model's limits (${budget.over.map((o) => `${o.limit} ${o.size} > ${o.max}`).join(', ')}) and ${err.message}; not sent` } }), env)
+    return skipped(apiPrediction(item, m, { budget: { ...budget, action: err.message }, error: { code: 'over-budget', message: `the input is over the model's limits (${budget.over.map((o) => `${o.limit} ${o.size} > ${o.max}`).join(', ')}) and ${err.message}; not sent` } }), env)
   }
   if (budget && req.action) budget.action = req.action
   const bytesOver = checkBytes(req.bytes, m)
@@ -83,8 +83,8 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict =
     const hit = r.kept
     env.count('model:cached')
     const told = { ...base, usage: hit.usage, latencyMs: hit.latencyMs, cached: true, attempts: 0 }
-    if (hit.noText) return prediction(item, m.name, m.modality, { modelId: m.model,  ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
-    return prediction(item, m.name, m.modality, { modelId: m.model,  ...told, answer: hit.answer, ...truncated(hit.finishReason) })
+    if (hit.noText) return apiPrediction(item, m, { ...told, error: { code: 'empty', message: `the answer (cached) holds no text (finish_reason ${hit.finishReason ?? 'none'})` } })
+    return apiPrediction(item, m, { ...told, answer: hit.answer, ...truncated(hit.finishReason) })
   }
   if (r.status === 'sent') {
     const out = r.kept
@@ -94,7 +94,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict =
       env.count('model:tokens-out', out.usage.outputTokens)
       if (m.prices) env.count('model:cost-usd', (out.usage.inputTokens * m.prices.inputPerMTok + out.usage.outputTokens * m.prices.outputPerMTok) / 1e6)
     }
-    return prediction(item, m.name, m.modality, { modelId: m.model,  ...base, answer: out.answer, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false, ...truncated(out.finishReason) })
+    return apiPrediction(item, m, { ...base, answer: out.answer, usage: out.usage, latencyMs: out.latencyMs, attempts: out.attempts, cached: false, ...truncated(out.finishReason) })
   }
   // Failed, or answered without text (stored, so a rerun reads it from the cache).
   const err = r.failure
@@ -104,7 +104,7 @@ export async function predictWithApi(item: QaItem, env: ApiPredictEnv, verdict =
   if (r.status === 'failed' && r.stop) throw r.stop
   if (m.onError === 'record') throw new PipelineError('E_MODEL_CALL', `model "${m.name}" failed on item ${item.id} after ${err.attempts} attempt(s): ${err.failure.message}; the model's onError is record (use onError: item to record the error and go on)`, { model: m.name, qaId: item.id }, { cause: err })
   const error = { code: errorCode(err.failure), message: err.failure.message, ...(err.failure.status !== undefined ? { status: err.failure.status } : {}) }
-  return prediction(item, m.name, m.modality, { modelId: m.model,  ...base, attempts: err.attempts, error })
+  return apiPrediction(item, m, { ...base, attempts: err.attempts, error })
 }
 
 // The prediction for an item over budget under skip (or a downsample that cannot help); throws under fail.
@@ -114,7 +114,7 @@ function refuse(item: QaItem, m: ApiModelConfig, v: Pick<BudgetVerdict, 'over' |
   if (m.overBudget === 'downsample' && v.downsampleable) return null
   const why = v.over.some((o) => o.limit === 'maxBytes') ? 'the request is too large even as the budget allows it' : m.modality === 'images' ? 'strips are never dropped' : 'no smaller input fits'
   const budget: BudgetNote = { policy: m.overBudget, over: v.over, ...(m.overBudget === 'downsample' ? { action: `cannot be downsampled to fit (${why}); skipped` } : {}) }
-  return prediction(item, m.name, m.modality, { modelId: m.model,  budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
+  return apiPrediction(item, m, { budget, error: { code: 'over-budget', message: `the input is over the model's limits: ${numbers}; not sent` } })
 }
 
 function fatalError(m: ApiModelConfig, item: QaItem, f: CallFailure): PipelineError {
@@ -144,4 +144,9 @@ function skipped(p: PredictionItem, env: ApiPredictEnv): PredictionItem {
 
 function errorCode(f: CallFailure): string {
   return f.kind === 'status' ? `http-${f.status}` : f.kind
+}
+
+// An API model's prediction: its name, modality and, for Table 11, its id on the server.
+function apiPrediction(item: QaItem, m: ApiModelConfig, fields: Partial<PredictionItem>): PredictionItem {
+  return prediction(item, m.name, m.modality, { modelId: m.model, ...fields })
 }

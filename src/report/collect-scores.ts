@@ -98,9 +98,10 @@ export async function collectScores(sets: readonly PredictionSet[], opts: Collec
         done.add(q.id)
         const item = scoreItem(q, p, opts)
         samples.offer(q, item, p.answer)
-        noteItem(sums, item)
         if (opts.keepText && hasTextMetrics(q.taskType) && opts.keepText(q.taskType)) {
           if (taskKind(q.taskType) === 'report') questions.set(q.id, q.question)
+          // Held back, but its system keeps the place where it was first read.
+          noteItem(sums, item)
           pending.push(item)
           continue
         }

@@ -1,5 +1,6 @@
-// A metric of a group of item scores (one system on one task), and the per-case sums the
-// bootstrap resamples (aggregate.ts). Every metric here is a function of sums over items (a mean:
+// What one item adds to a metric's sums, and the metric from summed contributions: score-sums.ts
+// adds them up per case, which is what the bootstrap resamples (aggregate.ts). Every metric here
+// is a function of sums over items (a mean:
 // [sum, count]; micro F1: [tp, fp, fn]; corpus BLEU: BLEU-4's n-gram matches, totals and lengths),
 // so a resample of cases only needs each case's sums: O(cases) per resample instead of O(items),
 // the same numbers as recomputing the metric on the resampled items. NaN means "nothing to
@@ -47,23 +48,10 @@ function finish(key: MetricKey, s: readonly number[]): number {
   return s[1] > 0 ? s[0] / s[1] : NaN
 }
 
-/** The metric's value on `items` (all of a group; it picks the ones it counts), NaN when none count. */
+/** The metric's value on `items` (all of a group; it picks the ones it counts), NaN when none count: the definition the per-case sums (score-sums.ts) must agree with. */
 export function metricValue(key: MetricKey, items: readonly ItemScore[]): number {
-  const cases = caseSums(key, items)
-  return cases.length ? finish(key, addUp(cases)) : NaN
-}
-
-/** Each case's summed contributions, cases in order of first appearance (bootstrapByCase's order); cases with no counted item are left out. */
-export function caseSums(key: MetricKey, items: readonly ItemScore[]): number[][] {
-  const byCase = new Map<string, number[]>()
-  for (const i of items) {
-    const c = contribution(key, i)
-    if (!c) continue
-    const s = byCase.get(i.caseId)
-    if (!s) byCase.set(i.caseId, [...c])
-    else for (let k = 0; k < c.length; k++) s[k] += c[k]
-  }
-  return [...byCase.values()]
+  const counted = items.map((i) => contribution(key, i)).filter((c): c is number[] => c !== null)
+  return metricFromCases(key, counted)
 }
 
 /** The metric on a resample of case sums. */

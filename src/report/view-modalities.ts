@@ -9,11 +9,7 @@ import { LOWER_IS_BETTER, METRIC_LABELS, type MetricKey } from './task-metrics.t
 import type { ViewChart } from './view.ts'
 import { multimodalModels } from './modality-differences.ts'
 
-interface Multimodal {
-  model: string
-  /** The model's systems, one per modality, in the report's order of systems. */
-  systems: { system: string; modality: string }[]
-}
+type Multimodal = ReturnType<typeof multimodalModels>[number]
 
 // MAE is in the task's unit (events, ms); every other metric is 0-100 (report-types.ts).
 const OWN_UNIT: ReadonlySet<MetricKey> = new Set(['mae'])
@@ -79,7 +75,6 @@ function modalityTable(r: ScoreReport, models: Multimodal[]): ViewTable {
 // Models with rows in two or more modalities (modality-differences.ts), their systems in the report's order.
 function multimodal(r: ScoreReport): Multimodal[] {
   return multimodalModels(r.systems.filter((s) => r.rows.some((x) => x.system === s.system)))
-    .map((m) => ({ model: m.model, systems: m.systems.map((s) => ({ system: s.system, modality: s.modality })) }))
 }
 
 // "b - a [low, high]" from the report's paired difference; the bare difference of the two values

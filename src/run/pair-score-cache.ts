@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
+import { hashConfig } from './config-hash.ts'
 
 export interface PairScoreCache {
   /** The folder's file for this signature. */
@@ -25,7 +26,7 @@ export interface PairScoreCache {
 
 /** The sha256 hex of a pair's key parts (settings that vary per call, the two texts). */
 export function pairKey(...parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex')
+  return hashConfig(parts)
 }
 
 /** Opens (reading what it holds) the cache of `signature` under `dir`. */

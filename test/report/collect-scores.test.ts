@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { aggregate, aggregateSums } from '../../src/report/aggregate.ts'
 import { collectScores, type PredictionChunk } from '../../src/report/collect-scores.ts'
 import { scoreItem } from '../../src/report/score-items.ts'
+import { createSeededRandom } from '../../src/excerpts/seeded-random.ts'
 import { createSampleChooser } from '../../src/report/samples.ts'
 import type { ScorePrediction, ScoreQa } from '../../src/report/score-types.ts'
 
@@ -98,8 +99,10 @@ describe('createSampleChooser', () => {
     const chosen = chooser.chosen()
     expect(chosen).toHaveLength(3)
     expect(chosen.map((c) => c.answers.map((a) => `${a.item.model}:${a.answer}:${a.item.status}`))).toEqual(Array(3).fill(['a:A:scored', 'b:B:scored', 'c::missing']))
-    const ranks = chosen.map((c) => c.rank)
-    expect(Math.max(...ranks)).toBeLessThan(0.3)
+    // The 3 chosen are the 3 lowest seeded ranks of the 40, computed here on their own.
+    const rankOf = (q: ScoreQa) => createSeededRandom(`1:samples:${q.taskType}:${q.id}`).next()
+    const lowest = [...items].sort((x, y) => rankOf(x) - rankOf(y)).slice(0, 3).map((q) => q.id)
+    expect(chosen.map((c) => c.qaId).sort()).toEqual(lowest.sort())
     expect(chosen.map((c) => c.order)).toEqual([...chosen.map((c) => c.order)].sort((x, y) => x - y))
     expect(createSampleChooser({ perTask: 0, seed: 1 }).chosen()).toEqual([])
   })
