@@ -3,8 +3,8 @@
 // constant answers on the open numeric tasks (docs/qa-checks.md). Reading is
 // src/formats/holtercare-folder.ts; the answerers and the report are src/qa/audit-*.ts.
 import { readHoltercareFolder } from '../formats/holtercare-folder.ts'
-import { auditItems } from '../qa/audit-report.ts'
-import { renderAudit } from '../qa/audit-render.ts'
+import { auditItems } from '../audit/report.ts'
+import { renderAudit } from '../audit/render.ts'
 
 export interface QaAuditOptions {
   dir: string

@@ -1,7 +1,7 @@
 // An answer that gives an option's text instead of its letter (answer-parse-choice.ts, step 4):
 // yes/no options through parseYesNo, numeric options through the answer's numbers, named
 // options (diagnoses) through their mentions and negation (answer-parse-labels.ts). Pure.
-import { parseNumericOption, parseNumericOptions, unGroup } from '../qa/audit-numbers.ts'
+import { parseNumericOption, parseNumericOptions, unGroup } from '../qa/option-numbers.ts'
 import { findMentions, normName } from './answer-parse-labels.ts'
 import { parseNumberAnswer } from './answer-parse-number.ts'
 import { unparsed, type Unparsed } from './answer-parse-text.ts'

@@ -6,7 +6,7 @@
 // numbers ending in a time unit takes that unit ("at 830.5, 832.4 and 850.9 s"). Ratios ("2:1"),
 // ages ("69 years") and the echoed excerpt window ("from 313158 ms to 373158 ms", a clock range
 // "00:05:13-00:06:13") are not answers and are dropped.
-import { unGroup } from '../qa/audit-numbers.ts'
+import { unGroup } from '../qa/option-numbers.ts'
 import { WORD_NUMBERS } from './answer-parse-text.ts'
 
 export type TokenKind = 'ms' | 'clock' | 'bpm' | 'percent' | 'count' | 'bare'

@@ -11,8 +11,8 @@
 // answer does not say so (the infer stage records that the facts were missing).
 import type { Baseline, BaselineContext } from '../model.ts'
 import type { QaItem } from '../../core/items.ts'
-import { argBest } from '../../qa/audit-answerers.ts'
-import { listDistance, parseNumericOptions } from '../../qa/audit-numbers.ts'
+import { argBest } from '../../audit/answerers.ts'
+import { listDistance, parseNumericOptions } from '../../qa/option-numbers.ts'
 import { diagnosisLabels } from '../../qa/diagnosis-labels.ts'
 import { absentEvidence, presentEvidence } from '../../qa/evidence-text.ts'
 import { eventIn, type ExcerptFacts } from '../../qa/excerpt-facts.ts'

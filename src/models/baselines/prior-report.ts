@@ -5,7 +5,7 @@
 // sentences (src/qa/report-text.ts) at a fixed seed. Beats are the median rate over the asked
 // excerpt's length, so a longer excerpt gets more beats. Pure.
 import { createSeededRandom } from '../../excerpts/seeded-random.ts'
-import { median } from '../../qa/audit-numbers.ts'
+import { median } from '../../qa/option-numbers.ts'
 import type { ReportFigures } from '../../qa/report-figures.ts'
 import { overviewText, summaryText } from '../../qa/report-text.ts'
 

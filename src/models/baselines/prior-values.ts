@@ -5,8 +5,8 @@
 // offset of the fastest / slowest rate from the excerpt's start, the most frequent label set, the
 // yes/no split of evidence answers and a typical report (prior-report.ts). Pure.
 import type { QaItem } from '../../core/items.ts'
-import { learnPriors, type Priors } from '../../qa/audit-priors.ts'
-import { median, parseTimestampAnswer } from '../../qa/audit-numbers.ts'
+import { learnPriors, type Priors } from '../../audit/priors.ts'
+import { median, parseTimestampAnswer } from '../../qa/option-numbers.ts'
 import { publicElement } from '../../qa/export-layout.ts'
 import type { ReportFigures } from '../../qa/report-figures.ts'
 import { DEFAULT_VOCABULARY } from '../../qa/vocabulary.ts'

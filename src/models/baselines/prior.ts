@@ -6,7 +6,7 @@
 import type { Baseline, BaselineContext } from '../model.ts'
 import type { QaItem } from '../../core/items.ts'
 import { LETTERS } from '../../qa/holtercare-format.ts'
-import { mostFrequent } from '../../qa/audit-priors.ts'
+import { mostFrequent } from '../../audit/priors.ts'
 import { answerWith, type TaskAnswers } from './answer-by-task.ts'
 import { genericReport } from './answer-text.ts'
 import { readQuestion, type Question } from './question-read.ts'

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { createHolterDspBaseline, diagnosisOption } from '../../../src/models/baselines/holter-dsp.ts'
 import { createBlindBaseline } from '../../../src/models/baselines/blind.ts'
-import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/audit-numbers.ts'
+import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
 import { reportFigures } from '../../../src/qa/report-figures.ts'
 import { TASKS_BY_TIER } from '../../../src/qa/holtercare-format.ts'
 import { DEFAULT_VOCABULARY } from '../../../src/qa/vocabulary.ts'

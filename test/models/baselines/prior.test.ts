@@ -3,7 +3,7 @@
 // defaults without train.
 import { describe, expect, it } from 'vitest'
 import { createPriorBaseline, DEFAULT_COUNT } from '../../../src/models/baselines/prior.ts'
-import { median, parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/audit-numbers.ts'
+import { median, parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
 import { contextOf, generateItems, letterOf } from './qa-items.ts'
 
 const train = generateItems('pt', 20, 'train').items

@@ -3,7 +3,7 @@
 // open values plausible (counts 0..RANDOM_MAX_COUNT, times inside the excerpt).
 import { describe, expect, it } from 'vitest'
 import { RANDOM_MAX_COUNT, createRandomBaseline } from '../../../src/models/baselines/random.ts'
-import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/audit-numbers.ts'
+import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
 import { TASKS_BY_TIER } from '../../../src/qa/holtercare-format.ts'
 import { contextOf, generateItems, letterOf } from './qa-items.ts'
 

@@ -1,7 +1,7 @@
 // The text of `pipeline qa audit`: a table per closed task (answerer, items answered, accuracy,
 // chance, margin in points, LEAK or few items) and one per open numeric task (constant answers
 // and their MAE). Pure: lines in, the command writes them.
-import type { AuditReport, ClosedTaskReport, OpenTaskReport } from './audit-report.ts'
+import type { AuditReport, ClosedTaskReport, OpenTaskReport } from './report.ts'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`

@@ -2,8 +2,8 @@
 // closed task, the correct letter by option count, yes/no for free-text presence, how often each
 // option text is the correct answer and how often a distractor; per open numeric task, the gold
 // numbers. Option texts are compared trimmed and lower-cased. Pure.
-import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from './holtercare-format.ts'
-import { parseCountAnswer, parseTimestampAnswer } from './audit-numbers.ts'
+import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
+import { parseCountAnswer, parseTimestampAnswer } from '../qa/option-numbers.ts'
 
 /** A closed item as the answerers see it: option texts (null: free-text yes/no) and the gold. */
 export interface ClosedQuestion {

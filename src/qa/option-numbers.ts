@@ -1,6 +1,7 @@
-// Numbers for the blind answerers of `pipeline qa audit` (docs/qa-checks.md): numeric options
-// (a number or a list of numbers with an optional unit), the distance between two lists, and
-// the gold number of an open answer sentence. Pure.
+// Numbers in the options and answers of the public format: numeric options (a number or a list
+// of numbers with an optional unit), the distance between two lists, and the gold number of an
+// open answer sentence; the audit's answerers, the answer parsers and the baselines read them.
+// Pure.
 //
 // Thousands: "7,396,010" is one number (a comma followed by exactly three digits and no space);
 // list items are separated by a comma (the public lists write ", "). Time units are turned into

@@ -2,10 +2,10 @@
 // accuracy against chance over the items it answered; per open numeric task, the MAE of constant
 // answers. An answerer is flagged when it beats chance by more than LEAK_POINTS over at least
 // MIN_ITEMS items; with fewer items the row says "few items" instead. Pure.
-import { TASKS_BY_TIER, type HoltercareItem, type TaskType } from './holtercare-format.ts'
-import { answerersFor, type Answerer } from './audit-answerers.ts'
-import { OPEN_NUMERIC_TASKS, closedQuestion, learnPriors, openNumber, type ClosedQuestion } from './audit-priors.ts'
-import { mean, median } from './audit-numbers.ts'
+import { TASKS_BY_TIER, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
+import { answerersFor, type Answerer } from './answerers.ts'
+import { OPEN_NUMERIC_TASKS, closedQuestion, learnPriors, openNumber, type ClosedQuestion } from './priors.ts'
+import { mean, median } from '../qa/option-numbers.ts'
 
 /** Points over chance above which an answerer is flagged. */
 export const LEAK_POINTS = 5

@@ -3,9 +3,9 @@
 // (null) when it does not apply (medoid on non-numeric options, the train priors without
 // --train...). Ties go to the earliest option, so a tie favours no letter over the balanced
 // letters of a release. Pure.
-import { LETTERS } from './holtercare-format.ts'
-import { compareLists, listDistance, parseNumericOptions, smallestGap } from './audit-numbers.ts'
-import { mostFrequent, normText, type ClosedQuestion, type Priors } from './audit-priors.ts'
+import { LETTERS } from '../qa/holtercare-format.ts'
+import { compareLists, listDistance, parseNumericOptions, smallestGap } from '../qa/option-numbers.ts'
+import { mostFrequent, normText, type ClosedQuestion, type Priors } from './priors.ts'
 
 export type Pick = number | 'yes' | 'no' | null
 
