@@ -1,31 +1,16 @@
-// The blind answerers of `pipeline qa audit` (docs/qa-checks.md, ../shared/docs/benchmark-spec.md
-// "Distractor leak"): each picks an option of a closed item from its text alone, or abstains
-// (null) when it does not apply (medoid on non-numeric options, the train priors without
-// --train...). Ties go to the earliest option, so a tie favours no letter over the balanced
-// letters of a release. Pure.
+// The blind answerers of `pipeline qa audit` (docs/qa-checks.md): each picks an option of a
+// closed item from its text alone, or abstains (null) when it does not apply (medoid on
+// non-numeric options, the priors without a split to learn them from...). The option layout's
+// answerers are here; where options lie in the stated span, position.ts; what the other
+// questions of the same excerpt give away, join.ts. Pure.
 import { LETTERS } from '../qa/holtercare-format.ts'
 import { compareLists, listDistance, parseNumericOptions, smallestGap } from '../qa/option-numbers.ts'
 import { mostFrequent, normText, type ClosedQuestion, type Priors } from './priors.ts'
+import { argBest, type Answerer, type Pick } from './pick.ts'
+import { POSITION_ANSWERERS } from './position.ts'
 
-export type Pick = number | 'yes' | 'no' | null
-
-export interface Answerer {
-  name: string
-  /** One line for the docs and the JSON report. */
-  describe: string
-  pick(q: ClosedQuestion): Pick
-}
-
-/** Index of the best option by `score` (smaller wins; null scores skipped), ties to the first; null when none scores. */
-export function argBest(n: number, score: (i: number) => number | null): number | null {
-  let best: number | null = null
-  let bestScore = Infinity
-  for (let i = 0; i < n; i++) {
-    const s = score(i)
-    if (s !== null && (best === null || s < bestScore)) [best, bestScore] = [i, s]
-  }
-  return best
-}
+export type { Answerer, Pick } from './pick.ts'
+export { argBest } from './pick.ts'
 
 const withOptions = (f: (opts: string[]) => number | null) => (q: ClosedQuestion): Pick => (q.options ? f(q.options) : null)
 const numeric = (f: (lists: number[][]) => number | null) => withOptions((opts) => {
@@ -67,6 +52,7 @@ export const BLIND_ANSWERERS: readonly Answerer[] = [
   { name: 'shortest text', describe: 'the option with the fewest characters', pick: withOptions((o) => argBest(o.length, (i) => o[i].trim().length)) },
   { name: 'first letter', describe: 'always A', pick: withOptions(() => 0) },
   { name: 'last letter', describe: 'always the last option', pick: withOptions((o) => o.length - 1) },
+  ...POSITION_ANSWERERS,
 ]
 
 const yesNo = (answer: 'yes' | 'no'): Answerer['pick'] => (q) => (q.options === null ? answer : null)
@@ -75,14 +61,22 @@ const yesNo = (answer: 'yes' | 'no'): Answerer['pick'] => (q) => (q.options === 
 export function answerersFor(priors?: Priors): Answerer[] {
   if (!priors) {
     return [...BLIND_ANSWERERS,
-      { name: 'always yes', describe: 'free-text presence: yes', pick: yesNo('yes') },
-      { name: 'always no', describe: 'free-text presence: no', pick: yesNo('no') }]
+      { name: 'always yes', describe: 'free-text yes/no: yes', pick: yesNo('yes') },
+      { name: 'always no', describe: 'free-text yes/no: no', pick: yesNo('no') }]
   }
   return [...BLIND_ANSWERERS,
-    { name: 'train yes/no', describe: 'free-text presence: the more frequent answer in train (yes on a tie)', pick: yesNo(priors.yesNo.no > priors.yesNo.yes ? 'no' : 'yes') },
+    { name: 'train yes/no', describe: 'free-text yes/no: the answer more frequent in the priors\' split for the task (yes on a tie)', pick: trainYesNo(priors) },
     { name: 'train letter', describe: 'the most frequent correct letter in train for the task and option count', pick: trainLetter(priors) },
     { name: 'train frequent value', describe: 'the option text most often correct in train for the task (else A)', pick: frequentValue(priors) },
     { name: 'train rare distractor', describe: 'the option text least often a distractor in train for the task (abstains when train saw none of them)', pick: rareDistractor(priors) }]
+}
+
+function trainYesNo(p: Priors): Answerer['pick'] {
+  return (q) => {
+    if (q.options !== null) return null
+    const c = p.yesNo.get(q.task)
+    return c && c.no > c.yes ? 'no' : 'yes'
+  }
 }
 
 function trainLetter(p: Priors): Answerer['pick'] {

@@ -5,6 +5,16 @@
 import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../qa/option-numbers.ts'
 
+/** Another question about the same excerpt, as a join answerer reads it. */
+export interface Sibling {
+  task: TaskType
+  /** Its own sentences (without the patient and span sentences), names and numbers masked. */
+  template: string
+  /** The findings its text names, and those its options name. */
+  names: readonly string[]
+  optionNames: readonly string[]
+}
+
 /** A closed item as the answerers see it: option texts (null: free-text yes/no) and the gold. */
 export interface ClosedQuestion {
   task: TaskType
@@ -12,14 +22,21 @@ export interface ClosedQuestion {
   options: string[] | null
   /** Index of the correct option, or yes/no for a free-text presence item. */
   gold: number | 'yes' | 'no'
+  /** The other questions about the same excerpt, where the audit gathered them (join.ts). */
+  siblings?: readonly Sibling[]
+  /** The finding the question names first, where the audit looked (join.ts). */
+  target?: string | null
 }
+
+/** Tasks whose answer opens with yes or no, audited like a closed task (evidence asks yes/no, then why). */
+export const YES_NO_TASKS: readonly TaskType[] = ['closed_presence', 'open_evidence_reasoning']
 
 /** The closed question of an item, or null when its options or answer do not parse. */
 export function closedQuestion(item: HoltercareItem): ClosedQuestion | null {
   const { question, answer } = item.qa_pair
-  const split = splitOptions(question)
+  const split = item.task_type === 'open_evidence_reasoning' ? null : splitOptions(question)
   if (!split) {
-    if (item.task_type !== 'closed_presence') return null
+    if (!YES_NO_TASKS.includes(item.task_type)) return null
     const yn = /^(yes|no)\b/i.exec(answer.trim())
     return yn ? { task: item.task_type, question, options: null, gold: yn[1].toLowerCase() as 'yes' | 'no' } : null
   }
@@ -34,7 +51,8 @@ export const normText = (s: string) => s.trim().toLowerCase()
 export interface Priors {
   /** Correct-letter counts by `task/optionCount`. */
   letters: Map<string, Map<string, number>>
-  yesNo: { yes: number; no: number }
+  /** Yes/no answers per task (free-text presence, evidence). */
+  yesNo: Map<TaskType, { yes: number; no: number }>
   /** Per task: how often a normalised option text is correct, and how often a distractor. */
   correct: Map<TaskType, Map<string, number>>
   distractor: Map<TaskType, Map<string, number>>
@@ -54,17 +72,16 @@ export const OPEN_NUMERIC_TASKS = ['open_event_counting', 'open_HR_extremum_timi
 
 /** Learns the priors from train items. */
 export function learnPriors(train: readonly HoltercareItem[]): Priors {
-  const p: Priors = { letters: new Map(), yesNo: { yes: 0, no: 0 }, correct: new Map(), distractor: new Map(), numbers: new Map(), items: train.length }
+  const p: Priors = { letters: new Map(), yesNo: new Map(), correct: new Map(), distractor: new Map(), numbers: new Map(), items: train.length }
   const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1)
   const sub = <K, V>(m: Map<K, V>, k: K, make: () => V) => m.get(k) ?? m.set(k, make()).get(k)!
   for (const item of train) {
     const n = openNumber(item)
     if (n !== null) sub(p.numbers, item.task_type, () => [] as number[]).push(n)
-    if (!item.task_type.startsWith('closed_')) continue
     const q = closedQuestion(item)
     if (!q) continue
     if (q.options === null) {
-      p.yesNo[q.gold as 'yes' | 'no']++
+      sub(p.yesNo, q.task, () => ({ yes: 0, no: 0 }))[q.gold as 'yes' | 'no']++
       continue
     }
     bump(sub(p.letters, `${q.task}/${q.options.length}`, () => new Map<string, number>()), LETTERS[q.gold as number])

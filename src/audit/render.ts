@@ -1,6 +1,6 @@
 // The text of `pipeline qa audit`: a table per closed task (answerer, items answered, accuracy,
-// chance, margin in points, LEAK or few items) and one per open numeric task (constant answers
-// and their MAE). Pure: lines in, the command writes them.
+// chance, margin in points, p-value, LEAK, within noise or few items) and one per open task (the
+// floors of blind answers with their MAE or ROUGE-L). Pure: lines in, the command writes them.
 import type { AuditReport, ClosedTaskReport, OpenTaskReport } from './report.ts'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
@@ -13,22 +13,28 @@ function table(rows: string[][]): string[] {
 
 function closedTable(t: ClosedTaskReport): string[] {
   const head = `${t.task}: ${t.items} items, chance ${pct(t.chance)}${t.unparsed ? ` (${t.unparsed} items left out: options or answer do not parse)` : ''}`
-  const rows = t.answerers.map((a) => [a.answerer, String(a.items), pct(a.accuracy), pct(a.chance), signed(a.marginPoints), a.leak ? 'LEAK' : a.fewItems ? 'few items' : ''])
-  return [head, ...table([['answerer', 'items', 'accuracy', 'chance', 'margin', ''], ...rows])]
+  const rows = t.answerers.map((a) => [a.answerer, String(a.items), pct(a.accuracy), pct(a.chance), signed(a.marginPoints), pValue(a.pValue), a.leak ? 'LEAK' : a.fewItems ? 'few items' : a.withinNoise ? 'within noise' : ''])
+  return [head, ...table([['answerer', 'items', 'accuracy', 'chance', 'margin', 'p', ''], ...rows])]
 }
 
+const pValue = (p: number) => (p < 0.0001 ? '<0.0001' : p.toFixed(4))
+
 function openTable(t: OpenTaskReport): string[] {
-  const what = t.task === 'open_event_counting' ? 'count' : 'ms'
-  const head = `${t.task}: ${t.items} items, gold ${what} parsed from ${t.parsed} (${pct(t.parseRate)})`
-  const rows = t.constants.map((c) => [c.constant, String(Number(c.value.toFixed(2))), Number(c.mae.toFixed(2)).toString()])
-  return rows.length ? [head, ...table([['constant answer', 'value', 'MAE'], ...rows])] : [head]
+  const numeric = t.task === 'open_event_counting' || t.task === 'open_HR_extremum_timing'
+  const head = `${t.task}: ${t.items} items${numeric ? `, gold ${t.task === 'open_event_counting' ? 'count' : 'ms'} parsed from ${t.parsed}` : ''}`
+  const rows = t.floors.map((f) => [f.floor, String(f.items), f.metric, Number(f.score.toFixed(2)).toString()])
+  return rows.length ? [head, ...table([['blind answer', 'items', 'metric', 'score'], ...rows])] : [head, '  (no floor applies: it needs a priors split or, for times, a stated span)']
 }
 
 /** The report as text lines. */
 export function renderAudit(r: AuditReport): string[] {
-  const priors = r.trainItems === null ? 'no --train: the train-prior answerers are skipped, presence gets always yes / always no' : `priors from ${r.trainItems} train items`
+  const priors = r.priors === 'none'
+    ? 'no priors: one split and no --train, so the answerers that learn are skipped'
+    : r.priors === 'train'
+      ? `priors from --train (${r.priorItems} items)${r.leftOut.length ? `; left out of the audit: ${r.leftOut.join(', ')} (the priors' split)` : ''}`
+      : `priors cross-split: each split is audited with priors learned from the others (${r.priorItems} items in all)`
   const out = [`audit of ${r.splits.join(', ') || 'the items'}; ${priors}`,
-    `flag: accuracy more than ${r.leakPoints} points over chance on at least ${r.minItems} items answered (fewer: "few items"); margin in points`]
+    `flag: accuracy more than ${r.leakPoints} points over chance on at least ${r.minItems} items, with p below ${r.alpha} over all rows (more than the margin but not beyond chance at its count: "within noise"; fewer items: "few items")`]
   for (const t of r.closed) out.push('', ...closedTable(t))
   for (const t of r.open) out.push('', ...openTable(t))
   out.push('', `${r.flagged} answerer row${r.flagged === 1 ? '' : 's'} flagged as a leak`)
