@@ -4,7 +4,9 @@
 // inputs/ (text ranges cut into files of their own, strips and clips copied or linked) with
 // inputs/manifest.json listing every file with its size and sha256. Items are read record by
 // record from the committed ranges of the run (src/run/input-run.ts), so a run still going
-// exports what it has finished; the output is the same bytes for the same run.
+// exports what it has finished; the output is the same bytes for the same run. Having seen every
+// item, it warns of a split that is empty or lacks a task type or an event the others have
+// (src/qa/split-coverage.ts), which the qa stage, one record at a time, cannot see.
 import { createHash } from 'node:crypto'
 import { mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -13,6 +15,7 @@ import type { QaItem } from '../core/items.ts'
 import { openInputRun } from '../run/input-run.ts'
 import { TIERS, tierOf, type TaskType } from '../qa/holtercare-format.ts'
 import { exportedPath, exportedTextPath, goldLine, publicElement, type ExportedInputs } from '../qa/export-layout.ts'
+import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
 import { count } from './plural.ts'
 
 export interface QaExportArgs {
@@ -20,6 +23,8 @@ export interface QaExportArgs {
   outDir: string
   inputs: 'copy' | 'link' | 'none'
   out: NodeJS.WritableStream
+  /** Where the warnings go (default: out). */
+  err?: NodeJS.WritableStream
   signal: AbortSignal
 }
 
@@ -32,6 +37,7 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
   const written = new Map<string, { bytes: number; sha256: string; of: string }>()
   for (const split of ['train', 'valid', 'test', 'inputs']) await rm(path.join(out, split), { recursive: true, force: true })
   let items = 0
+  const coverage = createSplitCoverage(['train', 'valid', 'test'])
   for (const record of run.records) {
     for await (const it of run.items(record, new Set(['qa']), run.dir, a.signal)) {
       if (it.kind !== 'qa') continue
@@ -42,6 +48,7 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
       const inputs = a.inputs === 'none' ? null : await exportInputs(q, run.dir, out, a.inputs, written)
       f.elements.push(JSON.stringify(publicElement(q), null, 2).replace(/^/gm, '  '))
       f.gold.push(JSON.stringify(goldLine(q, inputs)))
+      coverage.add(q.split, q.taskType, goldEvents(q.gold))
       items++
     }
   }
@@ -57,6 +64,7 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
     await writeFile(path.join(out, 'inputs', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   }
   a.out.write(`exported ${count(items, 'item')} of ${count(run.records.length, 'record')} to ${a.outDir}: ${files.size} task files${written.size ? `, ${count(written.size, 'input file')} under inputs/` : ''}\n`)
+  for (const w of coverage.warnings()) (a.err ?? a.out).write(`warning: ${w}\n`)
   return 0
 }
 

@@ -1,14 +1,20 @@
 // `pipeline qa validate <dir>`: checks a Holtercare-format folder (a folder of splits or one
 // split) and prints one line per problem, `file:index: what is wrong; how to fix`, then
 // `N files, N items: N problems`. The checks are docs/qa-checks.md; the reading is
-// src/formats/holtercare-folder.ts and the rules src/qa/validate-items.ts.
+// src/formats/holtercare-folder.ts and the rules src/qa/validate-items.ts. In a folder of splits
+// it then warns, without failing, of a split lacking a task type the others have, or an event
+// where gold files say what items are about (src/qa/split-coverage.ts): a public folder has task
+// types only.
 import { readHoltercareTree, type FolderRead } from '../formats/holtercare-folder.ts'
+import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
 import { formatProblem, validateCaseSplits, validateGold, validateItem, type Problem, type TagRule } from '../qa/validate-items.ts'
 import { count } from './plural.ts'
 
 export interface QaValidateOptions {
   dir: string
   out: NodeJS.WritableStream
+  /** Where the warnings go (default: out). */
+  err?: NodeJS.WritableStream
 }
 
 /** What validation found: the problems in file order, and how much was checked. */
@@ -20,10 +26,26 @@ export interface ValidationResult {
 
 /** Prints the problems of a folder and the summary; resolves with 0 when there is none, else 1. */
 export async function qaValidateCommand(opts: QaValidateOptions): Promise<number> {
-  const result = validateFolder(await readHoltercareTree(opts.dir))
+  const read = await readHoltercareTree(opts.dir)
+  const result = validateFolder(read)
   for (const p of result.problems) opts.out.write(formatProblem(p) + '\n')
   opts.out.write(`${count(result.files, 'file')}, ${count(result.items, 'item')}: ${count(result.problems.length, 'problem')}\n`)
+  for (const w of splitWarnings(read)) (opts.err ?? opts.out).write(`warning: ${w}\n`)
   return result.problems.length ? 1 : 0
+}
+
+/** What the splits of a folder of splits lack that the others have (pure); none for one split alone. */
+export function splitWarnings(read: FolderRead): string[] {
+  if (read.layout !== 'splits' || read.splits.length < 2) return []
+  // Splits join as their items come: an empty split folder is already a problem (readHoltercareTree's).
+  const coverage = createSplitCoverage([])
+  for (const f of read.files) {
+    if (!Array.isArray(f.data)) continue
+    // A gold line is read only when it is an object; a bad one is already a problem of its own.
+    const gold = f.gold?.lines.map(lineObject) ?? []
+    f.data.forEach((_, i) => coverage.add(f.split, f.task, gold[i] ? goldEvents(gold[i]) : []))
+  }
+  return coverage.warnings()
 }
 
 /** Applies every rule to a folder already read (pure). */
@@ -75,6 +97,15 @@ function tagRules(read: FolderRead): Map<string, TagRule> {
   const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]
   if (top && read.splits[0] !== undefined) rules.set(read.splits[0], { tag: top[0], why: `the tag of ${top[1]} of this split's elements; a split has one tag` })
   return rules
+}
+
+function lineObject(line: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(line) as unknown
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
 }
 
 const typeName = (x: unknown) => (x === null ? 'null' : typeof x === 'object' ? 'object' : typeof x)

@@ -6,12 +6,13 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { LineCounter, parseDocument, type Node } from 'yaml'
 import { PipelineError } from '../core/errors.ts'
-import type { Stage } from '../core/stage.ts'
+import type { PlannedDataset, Stage } from '../core/stage.ts'
 import { problemsError } from '../core/stage-options.ts'
 import { issueProblems } from './dataset-issues.ts'
 import { normalizeRecords, recordsToCheck } from './dataset-records.ts'
 import { datasetSchema, stageEntry, type Dataset, type StageEntry } from './dataset-schema.ts'
 import { checkStages, type ResolvedStage } from './plugins.ts'
+import { caseIdOf } from './case-id.ts'
 import { formatPath, lineOf, linesUnder, type Segments } from './yaml-lines.ts'
 
 export { allowedKeys } from './dataset-issues.ts'
@@ -38,7 +39,7 @@ export async function loadDatasetStages(file: string, builtins?: Record<string, 
   // resolves the stages: a file's stage problems must be listed with its other problems.
   const stages = builtins ?? (await import('../stages/index.ts')).BUILTIN_STAGES
   const { problems, stages: resolved } = await checkStages(found.entries, file, stages)
-  if (problems.length === 0) problems.push(...planProblems(found.entries, resolved, file))
+  if (problems.length === 0) problems.push(...planProblems(found.entries, resolved, file, { cases: found.dataset && !found.dataset.input ? found.dataset.records.map(caseIdOf) : null }))
   const all = [...found.problems, ...problems]
   if (all.length) throw problemsError(file, all)
   return { dataset: found.dataset!, stages: resolved }
@@ -111,10 +112,10 @@ function inspectDataset(text: string, file: string): Inspected {
   return { dataset, entries, problems }
 }
 
-// What each stage's checkPlan finds against the others (every entry resolved, so they pair up).
-function planProblems(entries: StageEntry[], resolved: ResolvedStage[], file: string): PipelineError[] {
+// What each stage's checkPlan finds against the others and the records (every entry resolved, so they pair up).
+function planProblems(entries: StageEntry[], resolved: ResolvedStage[], file: string, dataset: PlannedDataset): PipelineError[] {
   const planned = resolved.map((r) => ({ name: r.stage.name, options: r.options, builtin: r.source === 'builtin' }))
-  return resolved.flatMap((r, i) => (r.stage.checkPlan?.(planned, i) ?? []).map((message) => new PipelineError('E_CONFIG_VALUE', message, { file, yamlPath: `${entries[i].yamlPath}.options`, line: entries[i].line })))
+  return resolved.flatMap((r, i) => (r.stage.checkPlan?.(planned, i, dataset) ?? []).map((message) => new PipelineError('E_CONFIG_VALUE', message, { file, yamlPath: `${entries[i].yamlPath}.options`, line: entries[i].line })))
 }
 
 // The items of a list that pass their own schema, with their positions (none when it is not a list).

@@ -21,12 +21,35 @@ function optionProblems(schema: z.ZodType, issue: z.core.$ZodIssue, where: Optio
   const at = [where.yamlPath, ...segs.map(String)].filter(Boolean).join('.')
   const lineAt = (path: (string | number)[]) => where.lineOf?.(path) ?? where.line
   if (issue.code === 'unrecognized_keys') {
-    const allowed = schema instanceof z.ZodObject ? Object.keys(schema.shape).join(', ') : ''
-    return issue.keys.map((key) => new PipelineError('E_CONFIG_KEY', `unknown option "${key}"; allowed options: ${allowed}`, { file: where.file, yamlPath: `${at}.${key}`, line: lineAt([...segs, key]) }))
+    const object = objectAt(schema, segs)
+    const allowed = object ? `; allowed options${segs.length ? ` in ${segs.join('.')}` : ''}: ${Object.keys(object.shape).join(', ')}` : '; remove it'
+    return issue.keys.map((key) => new PipelineError('E_CONFIG_KEY', `unknown option "${key}"${allowed}`, { file: where.file, yamlPath: `${at}.${key}`, line: lineAt([...segs, key]) }))
   }
   const input = (issue as { input?: unknown }).input
   const found = input === undefined ? '' : `, found ${JSON.stringify(input)}`
   return [new PipelineError('E_CONFIG_VALUE', `${issue.message}${found}`, { file: where.file, yamlPath: at, line: lineAt(segs) })]
+}
+
+// The object schema at `segs` (an unknown key's place), through defaults, optionals, pipes, lists,
+// records and unions (the one option that fits), so the keys listed are those allowed there; null
+// where that is ambiguous.
+function objectAt(schema: z.ZodType, segs: (string | number)[]): z.ZodObject | null {
+  let s: unknown = schema
+  let i = 0
+  for (;;) {
+    const def = (s as { _zod?: { def?: Record<string, any> } } | undefined)?._zod?.def
+    if (!def) return null
+    if ('innerType' in def) s = def.innerType
+    else if (def.type === 'pipe') s = def.in
+    else if (def.type === 'union') {
+      const found = (def.options as z.ZodType[]).map((o) => objectAt(o, segs.slice(i))).filter((o) => o !== null)
+      return found.length === 1 ? found[0] : null
+    } else if (i === segs.length) return s instanceof z.ZodObject ? s : null
+    else if (def.type === 'object') s = def.shape[segs[i++]]
+    else if (def.type === 'array') (s = def.element), i++
+    else if (def.type === 'record') (s = def.valueType), i++
+    else return null
+  }
 }
 
 /** A problem as an error's context lists it (plain data, so the context stays printable). */

@@ -45,6 +45,16 @@ export interface StageContext<O = unknown> {
   count(name: string, n?: number): void
 }
 
+/** What a plan check knows of the dataset besides its stages. */
+export interface PlannedDataset {
+  /**
+   * The cases of the records listed (globs expanded): each record's patient.id, else its id. Null
+   * when they are not known at load: a run over an earlier run reads that run's records, or the
+   * file has other problems.
+   */
+  cases: readonly string[] | null
+}
+
 /** A stage of a dataset as the loader resolved it, for checks across stages. */
 export interface PlannedStage {
   name: string
@@ -62,10 +72,10 @@ export interface Stage<O = unknown> {
   parseOptions?: (raw: unknown, where: OptionsSource) => O
   /**
    * Checks this stage's options against the other stages of the dataset (`stages[self]` is this
-   * one, options parsed), once all are resolved; returns the problems, each a message that names
-   * the options involved (the loader adds the file and the stage's place).
+   * one, options parsed) and the dataset's cases, once all are resolved; returns the problems, each a
+   * message that names the options involved (the loader adds the file and the stage's place).
    */
-  checkPlan?: (stages: readonly PlannedStage[], self: number) => string[]
+  checkPlan?: (stages: readonly PlannedStage[], self: number, dataset: PlannedDataset) => string[]
   /** Receives the record's items; yields what goes downstream (every item it does not handle, unchanged). */
   transform: (source: AsyncIterable<Item>, ctx: StageContext<O>) => AsyncIterable<Item | AnyItem>
 }

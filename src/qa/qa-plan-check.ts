@@ -3,13 +3,16 @@
 // that set by a render stage, and the set's excerpts fit the budgets: text tokens (render-text's
 // values x tokens per value, where its rate is given; without one the rate is the recording's,
 // known only when it is read, and each excerpt is checked then), strips per excerpt
-// (render-strip's tiles) and clip frames (render-video's clips). Pure: stage options in, messages out.
-import type { PlannedStage } from '../core/stage.ts'
+// (render-strip's tiles) and clip frames (render-video's clips); and every case pinned to a
+// split is one of the dataset's records' cases. Pure: stage options in, messages out.
+import type { PlannedDataset, PlannedStage } from '../core/stage.ts'
 import { clipFrames } from '../sinks/video-clips.ts'
+import { unknownPins, type SplitPins } from './splits.ts'
 
 interface QaPlanOptions {
   sets: Record<string, { inputs: string[] }>
   budgets: { maxTextTokens?: number; maxImages?: number; maxFrames?: number }
+  split?: { pin?: SplitPins }
 }
 
 type Opts = Record<string, any>
@@ -31,12 +34,13 @@ export function tokensPerValue(decimals: number): number {
   return decimals === 0 ? 2 : 3 + Math.ceil(decimals / 3)
 }
 
-/** The problems of the qa stage at `self` among `stages`. */
-export function qaPlanProblems(stages: readonly PlannedStage[], self: number): string[] {
+/** The problems of the qa stage at `self` among `stages`, and of its pinned cases among the dataset's records when they are known. */
+export function qaPlanProblems(stages: readonly PlannedStage[], self: number, dataset: PlannedDataset = { cases: null }): string[] {
   const o = stages[self].options as QaPlanOptions
   const before = stages.slice(0, self)
   const of = (name: string) => before.filter((s) => s.name === name).map((s) => s.options as Opts)
   const out: string[] = []
+  if (o.split?.pin && dataset.cases) out.push(...unknownPins(o.split.pin, dataset.cases))
   for (const [set, spec] of Object.entries(o.sets)) {
     const makers = of('excerpt').filter((x) => (x.set ?? 'excerpts') === set)
     if (!makers.length) {

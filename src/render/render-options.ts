@@ -5,6 +5,7 @@ import { PipelineError } from '../core/errors.ts'
 import { leadIndex } from '../formats/lead-match.ts'
 import { z } from '../core/stage-options.ts'
 import type { ExcerptItem } from '../core/items.ts'
+import { titleOption, type TitleMode } from './strip-title.ts'
 
 export const stripOptionFields = {
   /** Leads to draw, by index among the window's leads or by label (default: every lead). */
@@ -21,9 +22,11 @@ export const stripOptionFields = {
   markers: z.enum(['all', 'detector', 'reference', 'none']).default('all'),
   /** Worker threads that draw (and encode PNGs). */
   threads: z.number().int().min(1).max(8).default(1),
+  /** What the header names first: the record id (`record`) or not (`anonymous`); default: the id on windows only (src/render/strip-title.ts). */
+  title: titleOption,
 }
 
-export type StripOptionValues = { leads?: (number | string)[]; speedMmPerS: number; gainMmPerMv: number; pxPerMm: number; leadHeightMm: number; markers: 'all' | 'detector' | 'reference' | 'none'; threads: number }
+export type StripOptionValues = { leads?: (number | string)[]; speedMmPerS: number; gainMmPerMv: number; pxPerMm: number; leadHeightMm: number; markers: 'all' | 'detector' | 'reference' | 'none'; threads: number; title?: TitleMode }
 
 /** The excerpt sets a render stage draws (the excerpt stage's `set` names). */
 export const excerptSetsOption = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]))

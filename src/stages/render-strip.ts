@@ -10,6 +10,8 @@
 // late they come. Drawing and PNG encoding run in worker threads (src/threads/render-pool.ts),
 // at most 2 strips per thread in flight; files go through the record's media store, complete
 // under their names before their `render` item is yielded. Every item passes through unchanged.
+// A window's header names its record; an excerpt's does not, since excerpts are what models are
+// shown (src/render/strip-title.ts, the `title` option).
 import { defineStage } from '../core/stage.ts'
 import type { Item, RenderItem } from '../core/items.ts'
 import { parseOptionsWith, z } from '../core/stage-options.ts'
@@ -23,6 +25,7 @@ import { stripOptions, stripRequest } from '../render/render-request.ts'
 import type { RenderRequest } from '../threads/render-worker.ts'
 import { stripSize } from '../render/draw-strip.ts'
 import { excerptTiles, tileFileName, tileMarkers, tileTitle } from '../render/excerpt-tiles.ts'
+import { excerptTitle, windowTitle } from '../render/strip-title.ts'
 
 const schema = z.strictObject({
   ...stripOptionFields,
@@ -44,7 +47,7 @@ export type RenderStripOptions = z.infer<typeof schema>
 
 export default defineStage<RenderStripOptions>({
   name: 'render-strip',
-  version: 2,
+  version: 3,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
@@ -80,7 +83,7 @@ export default defineStage<RenderStripOptions>({
       if ('window' in span) {
         const w = span.window
         leads ??= pickLeads('render-strip', o.leads, w.labels)
-        draw(stripRequest('png', w, markers, leads, o, ctx.recordId, startTime), `${o.dir}/w${String(w.index).padStart(6, '0')}.png`, { windowIndex: w.index, from: [w.id] })
+        draw(stripRequest('png', w, markers, leads, o, windowTitle(ctx.recordId, o.title), startTime), `${o.dir}/w${String(w.index).padStart(6, '0')}.png`, { windowIndex: w.index, from: [w.id] })
         return yield* land()
       }
       const ex = span.excerpt
@@ -88,8 +91,7 @@ export default defineStage<RenderStripOptions>({
       const chosen = cut.labels.map((_, i) => i) // the cut holds the leads drawn only
       const event = ex.reason.event
       const labels = chosen.map((i) => cut.labels[i])
-      // The event's label is the reference's: a strip drawn without reference markers (a model's input) does not print it either.
-      const title = `${ctx.recordId} ${(o.markers === 'all' || o.markers === 'reference' ? event?.label : undefined) ?? ex.set}`
+      const title = excerptTitle(ex, o.markers, ctx.recordId, o.title)
       const name = `${o.dir}/${ex.set}/${excerptFileName(ex)}`
       if (o.excerptTileSec === undefined) {
         const input = { samples: chosen.map((i) => cut.samples[i]), labels, fs: cut.fs, startSample: ex.startSample, startMs: ex.startMs, windowSec: (ex.endSample - ex.startSample) / cut.fs, markers, title, startTime }

@@ -15,7 +15,9 @@
 // k are in each part's `render` item.
 // `clips` adds a short MP4 per excerpt of the sets it names (src/sinks/video-clips.ts): strips of
 // clips.windowSec stepping by clips.stepSec across the excerpt, so it scrolls through; with
-// `windows: false` only the clips are made and no segment stage is needed.
+// `windows: false` only the clips are made and no segment stage is needed. A clip's frames do
+// not name the record, as the record's video does: clips are what models are shown
+// (src/render/strip-title.ts, the `title` option).
 // ffmpeg is looked up when the dataset is loaded, so a missing binary fails the run before any
 // record is read, with how to install it.
 import { defineStage } from '../core/stage.ts'
@@ -32,6 +34,7 @@ import { createSpanIntake, type RenderSpan } from '../render/span-intake.ts'
 import { endMs, excerptFileName, excerptSetsOption, MARKER_LAG_RETIRED, pickLeads, retiredOption, stripOptionFields } from '../render/render-options.ts'
 import { stripOptions, stripRequest } from '../render/render-request.ts'
 import { stripSize } from '../render/draw-strip.ts'
+import { excerptTitle, windowTitle } from '../render/strip-title.ts'
 
 const clip = z.strictObject({ excerpts: excerptSetsOption, stepSec: z.number().positive().default(0.5), windowSec: z.number().positive().max(60).default(10) })
 
@@ -73,7 +76,7 @@ export type RenderVideoOptions = z.infer<typeof schema>
 
 export default defineStage<RenderVideoOptions>({
   name: 'render-video',
-  version: 2,
+  version: 3,
   parseOptions(raw, where) {
     const o = parseOptionsWith(schema, raw, where)
     // Looked for now, so a missing ffmpeg fails before any record is read; but only the path the
@@ -148,7 +151,7 @@ export default defineStage<RenderVideoOptions>({
       const samples = leads.map((i) => cut.samples[i])
       const done = await renderClip({ startSample: ex.startSample, startMs: ex.startMs, samples, labels: leads.map((i) => cut.labels[i]), fs: cut.fs, markers }, first(), {
         ffmpeg, media: ctx.media, rel, fps, crf: o.crf, preset: o.preset, windowSec: c.windowSec, stepSec: c.stepSec, depth, size, strip,
-        title: `${ctx.recordId} ${(o.markers === 'all' || o.markers === 'reference' ? ex.reason.event?.label : undefined) ?? ex.set}`, startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
+        title: excerptTitle(ex, o.markers, ctx.recordId, o.title), startTime: intake.recording?.startTime ?? null, signal: ctx.signal, spare: clipSpare,
       })
       ctx.count('video-frame', done.frames)
       const span = ex.endSample - ex.startSample
@@ -168,7 +171,7 @@ export default defineStage<RenderVideoOptions>({
         const w = j.span.window
         if (!plan) setUp(w)
         if (w.index % plan!.keepEvery !== 0) continue
-        const request = stripRequest('rgba', w, j.markers, plan!.leads, o, ctx.recordId, intake.recording?.startTime ?? null, plan!.windowSec)
+        const request = stripRequest('rgba', w, j.markers, plan!.leads, o, windowTitle(ctx.recordId, o.title), intake.recording?.startTime ?? null, plan!.windowSec)
         request.target = spare.pop()
         frames.push(first().draw(request).then((pixels) => ({ pixels, window: w })))
         drawing.push(w.startSample)

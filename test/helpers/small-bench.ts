@@ -10,6 +10,8 @@ export interface SmallBench {
   records?: string[]
   /** The modalities drawn and required (default all three). */
   inputs?: ('text' | 'images' | 'video')[]
+  /** The qa stage's split option (default: its own). */
+  split?: Record<string, unknown>
 }
 
 /** The dataset's YAML text. */
@@ -27,7 +29,7 @@ export function smallBenchYaml(o: SmallBench = {}): string {
     'stages: [read, annotate, quality, clean, detect,',
     '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
     ...inputs.map((m) => renders[m]),
-    `  {use: qa, options: {seed: 1, sets: {qa-1min: {tasks: all, inputs: [${inputs.join(', ')}]}}}}]`,
+    `  {use: qa, options: {seed: 1, ${o.split ? `split: ${JSON.stringify(o.split)}, ` : ''}sets: {qa-1min: {tasks: all, inputs: [${inputs.join(', ')}]}}}}]`,
     '',
   ].join('\n')
 }

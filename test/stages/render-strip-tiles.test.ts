@@ -66,7 +66,7 @@ describe('render-strip excerptTileSec', () => {
       const w = windows[k]
       expect([r.startSample, r.endSample]).toEqual([w.startSample, w.startSample + 3600])
       expect(r.markers).toBeGreaterThan(8)
-      const title = `rec min   tile ${k + 1} of 6`
+      const title = `min   tile ${k + 1} of 6` // the set, never the record: tiles are what models are shown
       const here = drawStrip({ samples: w.samples, labels: w.labels, fs: w.fs, startSample: w.startSample, startMs: w.startMs, windowSec: 10, markers: markersIn(w.startSample, w.startSample + 3600), title, startTime: null })
       expect(Buffer.compare(Buffer.from(decodePng(readFileSync(path.join(runDir, r.path))).data), Buffer.from(here.data))).toBe(0)
     }
@@ -94,7 +94,7 @@ describe('render-strip excerptTileSec', () => {
       startSample: 0, endSample: 9000, startMs: 0, endMs: 25_000, leads: ['MLII', 'V5'], of: ex.id, from: [ex.id], markers: markersIn(0, 9000).length, ...stripSize(25, 2, DEFAULT_STRIP_OPTIONS),
     }))
     const samples = windows[0].samples.map((_, l) => Float32Array.from([...windows[0].samples[l], ...windows[1].samples[l], ...windows[2].samples[l].subarray(0, 1800)]))
-    const strip = drawStrip({ samples, labels: windows[0].labels, fs: 360, startSample: 0, startMs: 0, windowSec: 25, markers: markersIn(0, 9000), title: 'rec min', startTime: null })
+    const strip = drawStrip({ samples, labels: windows[0].labels, fs: 360, startSample: 0, startMs: 0, windowSec: 25, markers: markersIn(0, 9000), title: 'min', startTime: null })
     expect(Buffer.compare(bytes, encodePng(strip))).toBe(0)
   }, 60_000)
 

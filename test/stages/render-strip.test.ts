@@ -113,7 +113,7 @@ describe('render-strip excerpts', () => {
       const from = e.sample - 1800
       const markers = input208.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= from && b.sample < from + 3600).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
       expect(r.markers).toBe(markers.length)
-      const strip = drawStrip({ samples: all.map((x) => cut(x, from, 3600)), labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 5000), windowSec: 10, markers, title: 'rec V', startTime: null })
+      const strip = drawStrip({ samples: all.map((x) => cut(x, from, 3600)), labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 5000), windowSec: 10, markers, title: 'V', startTime: null })
       const png = decodePng(readFileSync(path.join(ctx.runDir, r.path)))
       expect(Buffer.compare(Buffer.from(png.data), Buffer.from(strip.data))).toBe(0)
     }

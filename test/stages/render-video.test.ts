@@ -85,7 +85,7 @@ describe.runIf(HAVE)('render-video', () => {
       return x
     })
     const markers = input208.filter((i): i is BeatItem => i.kind === 'beat').filter((b) => b.sample >= from && b.sample < from + 4 * 360).map((b) => ({ sample: b.sample, label: b.label, source: b.source }))
-    const strip = drawStrip({ samples, labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 4000) + 2000, windowSec: 4, markers, title: 'rec V', startTime: null })
+    const strip = drawStrip({ samples, labels: windows208[0].labels, fs: 360, startSample: from, startMs: Math.round(e.timeMs - 4000) + 2000, windowSec: 4, markers, title: 'V', startTime: null })
     const frame = await decodeFrame(path.join(runDir, r.path), 2, size.width, size.height)
     expect(darkShare(strip.data, frame)).toBeGreaterThan(0.9)
     // ... and not the frame a step later.
@@ -116,7 +116,7 @@ describe.runIf(HAVE)('render-video', () => {
   it('encodes clips beside the record\'s video, with the same clips, frames and pixels as alone', async () => {
     const clipOptions = { excerpts: 'v', stepSec: 1, windowSec: 4 }
     const size = stripSize(4, 2, DEFAULT_STRIP_OPTIONS)
-    // The same record id both times (it is in each frame's title); each clip's middle frame decoded before the second run rewrites it.
+    // The same record id both times (the clips' paths are under it); each clip's middle frame decoded before the second run rewrites it.
     const run = async (windows: boolean) => {
       const rs = renders((await runStage(renderVideo, excerpted208, { record: { ...record, id: 'clips' }, options: { windows, fps: 5, clips: clipOptions } })).items)
       const clips = await Promise.all(rs.filter((r) => r.event).map(async (r) => ({ path: r.path, frames: r.frames, startSample: r.startSample, middle: Buffer.from(await decodeFrame(path.join(runDir, r.path), Math.floor((r.frames as number) / 2), size.width, size.height)) })))
