@@ -1,10 +1,10 @@
 // What an answer that never looks at the ECG scores on the open tasks: the floor a model's
-// open-task scores are to be read against. Numeric tasks, by MAE: the priors' median, the
-// priors' median for the finding the question names (a count of PVCs is not a count of pauses),
-// zero, and for a time the middle of the stated span. Text tasks, by ROUGE-L F1: the answer
-// most often given in the priors' split, and the one most often given for the finding the
-// question names. Priors come from a split the audit does not score; without one, only what
-// needs none (zero, the span's middle). Pure.
+// open-task scores are to be read against. Numeric tasks, by MAE: the priors' median; for a
+// count also the priors' median for the finding the question names (a count of PVCs is not a
+// count of pauses) and zero; for a time also the middle of the stated span. Text tasks, by
+// ROUGE-L F1: the answer most often given in the priors' split, and the one most often given
+// for the finding the question names. Priors come from a split the audit does not score;
+// without one, only what needs none (zero, the span's middle). Pure.
 import type { HoltercareItem, TaskType } from '../qa/holtercare-format.ts'
 import { median, mean } from '../qa/option-numbers.ts'
 import { rougeL } from '../metrics/rouge-l.ts'
@@ -62,15 +62,17 @@ export function openFloors(task: TaskType, items: readonly HoltercareItem[], fin
     const gold = items.map(openNumber)
     parsed = gold.filter((g) => g !== null).length
     const mae = (guess: (it: HoltercareItem) => number | null) => items.map((it, i) => (gold[i] === null ? null : (() => { const g = guess(it); return g === null ? null : Math.abs(g - gold[i]!) })()))
-    if (task === 'open_event_counting') {
-      const pv = prior.map((p) => ({ t: target(p), v: openNumber(p) })).filter((x): x is { t: string; v: number } => x.v !== null)
-      if (pv.length) {
-        const all = median(pv.map((x) => x.v))
+    const pv = prior.map((p) => ({ t: target(p), v: openNumber(p) })).filter((x): x is { t: string; v: number } => x.v !== null)
+    if (pv.length) {
+      const all = median(pv.map((x) => x.v))
+      floors.push(row('priors\' median', 'MAE', mae(() => all)))
+      if (task === 'open_event_counting') {
         const byTarget = new Map<string, number[]>()
         for (const x of pv) (byTarget.get(x.t) ?? byTarget.set(x.t, []).get(x.t)!).push(x.v)
-        floors.push(row('priors\' median', 'MAE', mae(() => all)))
         floors.push(row('priors\' median for the finding named', 'MAE', mae((it) => { const v = byTarget.get(target(it)); return v ? median(v) : all })))
       }
+    }
+    if (task === 'open_event_counting') {
       floors.push(row('zero', 'MAE', mae(() => 0)))
     } else {
       floors.push(row('middle of the stated span', 'MAE', mae((it) => { const s = statedSpan(it.qa_pair.question); return s ? (s.startMs + s.endMs) / 2 : null })))

@@ -4,7 +4,8 @@
 // truth and the edges; or decoys spread evenly while the truth sits where events happen) leaves
 // the truth at a recognisable place among them, and one of these finds it:
 //   span likelihood    the option whose rank r among n makes "r decoys drawn uniformly before
-//                      it, n-1-r after it" most likely: (t - start)^-r (end - t)^-(n-1-r);
+//                      it, n-1-r after it" most likely: r! (n-1-r)! (t - start)^-r (end - t)^-(n-1-r),
+//                      the factorials counting the orders the unordered decoys could be drawn in;
 //   nearest the middle, nearest an edge;
 //   rank quantile      the option nearest where an option of its rank is expected among n
 //                      uniform points ((r + 1) / (n + 1) of the span), and the one farthest;
@@ -22,8 +23,11 @@ interface Placed {
   rank: number[]
 }
 
+// The tasks whose options are times; counts of a first excerpt starting at 0 ms also lie "in" its span.
+const TIME_TASKS = new Set(['closed_event_timing', 'closed_HR_extremum_timing'])
+
 function place(q: ClosedQuestion): Placed | null {
-  if (!q.options || q.options.length < 3) return null
+  if (!q.options || q.options.length < 3 || !TIME_TASKS.has(q.task)) return null
   const span = statedSpan(q.question)
   const lists = parseNumericOptions(q.options)
   if (!span || !lists || !lists.every((l) => l.length === 1)) return null
@@ -42,8 +46,12 @@ const placed = (score: (p: Placed, i: number, n: number) => number) => (q: Close
 }
 
 const EPS = 1e-9
+const logFactorial = (k: number) => { let s = 0; for (let j = 2; j <= k; j++) s += Math.log(j); return s }
 // Smaller wins in argBest, so likelihoods are negated logs.
-const spanLikelihood = placed((p, i, n) => p.rank[i] * Math.log(p.pos[i] + EPS) + (n - 1 - p.rank[i]) * Math.log(1 - p.pos[i] + EPS))
+const spanLikelihood = placed((p, i, n) => {
+  const [before, after] = [p.rank[i], n - 1 - p.rank[i]]
+  return before * Math.log(p.pos[i] + EPS) + after * Math.log(1 - p.pos[i] + EPS) - logFactorial(before) - logFactorial(after)
+})
 const quantileGap = (p: Placed, i: number, n: number) => Math.abs(p.pos[i] - (p.rank[i] + 1) / (n + 1))
 function neighbourhood(p: Placed, i: number): number {
   const sorted = [...p.pos].sort((a, b) => a - b)

@@ -110,7 +110,9 @@ export function auditItems(items: readonly { split?: string; item: HoltercareIte
     auditOpen(fold, finder, floors)
   }
   const taskOrder = [...TASKS_BY_TIER['Closed-QA'], 'open_evidence_reasoning'] as TaskType[]
-  const rowCount = [...tallies.values()].reduce((n, m) => n + m.size, 0)
+  // Rows of answerers that abstained on every item of a task are not reported and cannot be a
+  // false flag, so they do not lower the level of the others.
+  const rowCount = [...tallies.values()].reduce((n, m) => n + [...m.values()].filter((t) => t.items > 0).length, 0)
   const closed = taskOrder.filter((t) => counts.has(t)).map((task): ClosedTaskReport => {
     const c = counts.get(task)!
     const rows = [...(tallies.get(task) ?? new Map<string, Tally>()).entries()].filter(([, t]) => t.items > 0).map(([name, t]) => answererRow(name, t, rowCount))

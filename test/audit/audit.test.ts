@@ -1,19 +1,14 @@
-// `pipeline qa audit`'s pure parts (src/qa/audit-*.ts): numbers in options and answers, each
-// blind answerer on hand-made items (units, lists of different lengths, letters inside words),
-// chance, the flag threshold, the train priors, then the public release: the medoid leak the
-// spec describes and the open-task rows, with the answer numbers parsed from real lines.
-import { readFileSync } from 'node:fs'
+// `pipeline qa audit`'s option-layout answerers (src/audit/answerers.ts) and what they read:
+// numbers in options and answers, closed questions parsed from the public format, each blind
+// answerer on hand-made items (units, lists of different lengths, letters inside words), and
+// the answerers learned from a priors split (src/audit/priors.ts).
 import { describe, expect, it } from 'vitest'
-import type { HoltercareItem, TaskType } from '../../src/qa/holtercare-format.ts'
+import type { TaskType } from '../../src/qa/holtercare-format.ts'
 import { listDistance, parseCountAnswer, parseNumericOption, parseNumericOptions, parseTimestampAnswer } from '../../src/qa/option-numbers.ts'
-import { BLIND_ANSWERERS, answerersFor, type Answerer } from '../../src/audit/answerers.ts'
+import { BLIND_ANSWERERS, answerersFor } from '../../src/audit/answerers.ts'
 import { closedQuestion, learnPriors } from '../../src/audit/priors.ts'
-import { answererRow, auditItems } from '../../src/audit/report.ts'
-import { renderAudit } from '../../src/audit/render.ts'
-import { readHoltercareFolder } from '../../src/formats/holtercare-folder.ts'
-import { describeShared, sharedPath } from '../helpers/shared.ts'
+import { item } from './items.ts'
 
-const item = (task: TaskType, question: string, answer: string, id = 'C1'): HoltercareItem => ({ id, task_type: task, qa_pair: { question, answer }, tag: 'train' })
 // A closed question from inline options; the answer is option A unless given.
 const q = (options: string, answer?: string, task: TaskType = 'closed_event_timing') => closedQuestion(item(task, `Which? ${options}`, answer ?? options.split('; ')[0]))!
 const by = (name: string) => BLIND_ANSWERERS.find((a) => a.name === name)!
@@ -57,6 +52,11 @@ describe('closedQuestion', () => {
     expect(closedQuestion(item('closed_presence', 'X?', 'Not seen.'))).toBeNull()
     expect(closedQuestion(item('closed_presence', 'X?', 'Yesterday.'))).toBeNull()
     expect(closedQuestion(item('closed_event_counting', 'How many? A. 1; B. 2', 'C. 3'))).toBeNull()
+  })
+  it('reads evidence reasoning by its opening yes/no, never its text as options', () => {
+    const evidence = (answer: string) => closedQuestion(item('open_evidence_reasoning', 'Is it present, and which features support that (for example A. waves; B. intervals)?', answer))
+    expect(evidence('Yes, sinus rhythm is present. Rhythm clues: regular RR.')).toMatchObject({ task: 'open_evidence_reasoning', options: null, gold: 'yes' })
+    expect(evidence('Morphology: narrow QRS.')).toBeNull()
   })
 })
 
@@ -116,75 +116,7 @@ describe('train priors', () => {
     expect(pick('train yes/no', closedQuestion(item('closed_presence', 'P?', 'Yes.'))!)).toBe('no')
     expect(answerers.map((a) => a.name)).not.toContain('always yes')
   })
-  it('open constants: the train median and mean, MAE over the audited items', () => {
-    const r = auditItems([{ item: item('open_event_counting', 'How many?', 'There are 4 events.') }], train)
-    expect(r.open).toEqual([{ task: 'open_event_counting', items: 1, parsed: 1, parseRate: 1, constants: [{ constant: 'train median', value: 2, mae: 2 }, { constant: 'train mean', value: 2, mae: 2 }] }])
-  })
-})
-
-describe('chance and flags', () => {
-  it('chance is the mean of 1/options, 1/2 for free-text yes/no', () => {
-    const items = [q('A. 1; B. 2; C. 3; D. 4', undefined, 'closed_diagnosis'), q('A. 1; B. 2', undefined, 'closed_diagnosis')]
-    expect(answererRow(by('first letter'), items).chance).toBeCloseTo((1 / 4 + 1 / 2) / 2)
-    const r = auditItems([item('closed_presence', 'P?', 'Yes.'), item('closed_presence', 'P? A. Yes; B. No', 'A. Yes'), item('closed_presence', 'P? A. No; B. Yes; C. Maybe', 'A. No')].map((i) => ({ item: i })))
-    expect(r.closed[0]).toMatchObject({ task: 'closed_presence', items: 3, unparsed: 0, chance: (1 / 2 + 1 / 2 + 1 / 3) / 3 })
-  })
-  const always0: Answerer = { name: 'A', describe: 'A', pick: (x) => (x.options ? 0 : null) }
-  const batch = (n: number, right: number) => Array.from({ length: n }, (_, i) => q('A. 1; B. 2; C. 3; D. 4', i < right ? 'A. 1' : 'B. 2'))
-  it('flags more than 5 points over chance on at least 100 items, else marks few items', () => {
-    expect(answererRow(always0, batch(100, 31))).toMatchObject({ items: 100, correct: 31, leak: true, fewItems: false })
-    expect(answererRow(always0, batch(100, 30))).toMatchObject({ leak: false, fewItems: false })
-    expect(answererRow(always0, batch(99, 60))).toMatchObject({ leak: false, fewItems: true })
-    expect(answererRow(always0, batch(200, 10))).toMatchObject({ leak: false, fewItems: false, marginPoints: -20 })
-  })
-  it('renders a table per task with the flags', () => {
-    const r = auditItems(batch(120, 100).map((x, i) => ({ split: 'dev', item: item('closed_event_counting', `${x.question}`, `${'ABCD'[x.gold as number]}. ${x.options![x.gold as number]}`, `C${i}`) })))
-    const text = renderAudit(r).join('\n')
-    expect(text).toContain('closed_event_counting: 120 items, chance 25.0%')
-    expect(text).toMatch(/first letter\s+120\s+83\.3%\s+25\.0%\s+\+58\.3\s+LEAK/)
-    expect(r.splits).toEqual(['dev'])
-  })
-})
-
-describeShared('the public release', () => {
-  const DATA = sharedPath('data/holtercare-qa')
-  const read = (split: string, rel: string) => JSON.parse(readFileSync(`${DATA}/${split}/${rel}`, 'utf8')) as HoltercareItem[]
-  it('parses every open count; the counts are those the spec lists', () => {
-    const all = ['train', 'valid'].flatMap((s) => read(s, 'Open-QA/open_event_counting.json'))
-    const tally: Record<number, number> = {}
-    for (const x of all) {
-      const n = parseCountAnswer(x.qa_pair.answer)
-      expect(n, x.qa_pair.answer).not.toBeNull()
-      tally[n!] = (tally[n!] ?? 0) + 1
-    }
-    expect(tally).toEqual({ 1: 651, 2: 475, 3: 199, 4: 46, 5: 5, 7: 2, 10: 1 })
-  })
-  it('parses every open HR-extremum time, each the answer of a closed HR item of the same case', () => {
-    for (const s of ['train', 'valid']) {
-      const closed = new Set(read(s, 'Closed-QA/closed_HR_extremum_timing.json').map((x) => `${x.id} ${parseNumericOption(x.qa_pair.answer.slice(3))!.values[0]}`))
-      for (const x of read(s, 'Open-QA/open_HR_extremum_timing.json')) expect(closed.has(`${x.id} ${parseTimestampAnswer(x.qa_pair.answer)}`), x.qa_pair.answer).toBe(true)
-    }
-  })
-  it('flags the medoid on the train split, far above chance on event timing', async () => {
-    const r = auditItems((await readHoltercareFolder(`${DATA}/train`)).items)
-    const medoid = (task: string) => r.closed.find((t) => t.task === task)!.answerers.find((a) => a.answerer === 'medoid')!
-    expect(medoid('closed_event_timing')).toMatchObject({ items: 1238, chance: 0.25, leak: true })
-    expect(medoid('closed_event_timing').accuracy).toBeGreaterThan(0.85)
-    expect(medoid('closed_event_counting')).toMatchObject({ items: 1238, leak: true })
-    expect(medoid('closed_event_counting').accuracy).toBeGreaterThan(0.45)
-    expect(medoid('closed_HR_extremum_timing')).toMatchObject({ items: 1134, leak: true })
-    expect(medoid('closed_HR_extremum_timing').accuracy).toBeGreaterThan(0.33)
-    expect(r.open.map((t) => [t.task, t.items, t.parseRate, t.constants.map((c) => c.constant)])).toEqual([
-      ['open_event_counting', 1238, 1, ['audited median (self)']],
-      ['open_HR_extremum_timing', 1134, 1, ['audited median (self)']],
-    ])
-    expect(r.open[0].constants[0].value).toBe(2)
-  })
-  it('with train priors on valid: the constants are the train median and mean', async () => {
-    const train = (await readHoltercareFolder(`${DATA}/train`)).items.map((i) => i.item)
-    const r = auditItems((await readHoltercareFolder(`${DATA}/valid`)).items, train)
-    expect(r.trainItems).toBe(16672)
-    expect(r.open[0].constants.map((c) => c.constant)).toEqual(['train median', 'train mean'])
-    expect(r.closed.find((t) => t.task === 'closed_event_timing')!.answerers.find((a) => a.answerer === 'medoid')!.accuracy).toBeGreaterThan(0.85)
+  it('counts: the gold numbers of the open numeric tasks', () => {
+    expect(learnPriors(train).numbers.get('open_event_counting')).toEqual([3, 1])
   })
 })
