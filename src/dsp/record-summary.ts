@@ -1,6 +1,7 @@
 // The report-level statistics of one record from its labelled beats and rhythm episodes (pure,
 // incremental): what a Holter report states and what the QA generator asks about. Combines the
-// heart-rate tracker (hr-stats.ts) and the ectopy trackers (ectopy.ts).
+// heart-rate tracker (hr-stats.ts: every beat counts toward the rates) and the ectopy trackers
+// (ectopy.ts).
 import { createHrTracker, type HrOptions, type HrStats } from './hr-stats.ts'
 import { createGeminyTracker, createRunTracker, type GeminyStats, type RunStats } from './ectopy.ts'
 import type { QualityItem } from '../core/items.ts'
@@ -14,6 +15,13 @@ export interface RecordSummaryStats {
   supraventricular: { count: number; burdenPct: number | null } & RunStats
   ventricular: { count: number; burdenPct: number | null; bigeminy: GeminyStats; trigeminy: GeminyStats } & RunStats
   rhythms: { rhythm: string; episodes: number; totalMs: number; firstStartsMs: number[] }[]
+}
+
+/** A beat as the summary takes it: its AAMI label, its time and, for sample-exact rates, its sample. */
+export interface SummaryBeat {
+  label: string
+  timeMs: number
+  sample?: number
 }
 
 /** Feeds AAMI-labelled beats (N, S, V, F, Q) and rhythm episodes in time order. */
@@ -33,8 +41,9 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
     for (const t of [sRuns, vRuns, bigeminy, trigeminy]) t.add('Q', timeMs)
   }
   return {
-    /** A beat; `artifact` beats (in a window the quality stage flagged) are counted apart and break every interval and pattern. */
-    addBeat(label: string, timeMs: number, artifact = false): void {
+    /** A beat (its sample is needed when the summary was made with `fs`); `artifact` beats (in a window the quality stage flagged) are counted apart and break every interval and pattern. */
+    addBeat(beat: SummaryBeat, artifact = false): void {
+      const { label, timeMs } = beat
       if (artifact) {
         excluded++
         interrupt(timeMs)
@@ -42,7 +51,7 @@ export function createRecordSummary(options: Partial<HrOptions> = {}) {
       }
       total++
       byClass[label] = (byClass[label] ?? 0) + 1
-      hr.add(label, timeMs)
+      hr.add(timeMs, beat.sample)
       sRuns.add(label, timeMs)
       vRuns.add(label, timeMs)
       bigeminy.add(label, timeMs)

@@ -4,6 +4,11 @@
 // may start at, so memory is bounded by the longest span and the watermark's lag, not by the
 // record. The qa stage computes its excerpts' facts from it, and the stratified excerpt rule its
 // candidate tiles', so both apply one set of rules (artifacts, breaks, rhythms).
+// The reference decides the gold: facts from its beats leave out only the stretches it marks
+// unreadable itself (`~` marks, noise-marks.ts) and break at gaps; the quality stage's flags do
+// not drop a reference beat or change a count (they only keep a tile from being chosen,
+// `clean`). Facts from the detector's beats leave out the flagged windows as well: for a
+// detector, the flags are what tells noise from beats.
 import type { AnnotationItem, BeatItem } from '../core/items.ts'
 import { endsRhythm, rhythmOf } from '../formats/annotation-text.ts'
 import { excerptFacts, firstAtOrAfter, type ExcerptFacts, type FactsBeat, type FactsInput, type RhythmSpan } from './excerpt-facts.ts'
@@ -30,7 +35,8 @@ export type FactBuffer = ReturnType<typeof createFactBuffer>
 export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: number) {
   const beats: Record<BeatSource, FactsBeat[]> = { reference: [], detector: [] }
   const rhythms: RhythmSpan[] = []
-  let artifacts: [number, number][] = []
+  let flagged: [number, number][] = [] // the quality stage's flagged windows
+  let unreadable: [number, number][] = [] // the reference's own unreadable stretches
   const gaps: number[] = []
   let seenReference = 0
   return {
@@ -50,30 +56,32 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
       if (open && open.endSample === Infinity) Object.assign(open, { endSample: sample, endMs: timeMs })
       if (rhythm) rhythms.push({ rhythm, startSample: sample, startMs: timeMs, endSample: Infinity, endMs: Infinity })
     },
+    /** A window the quality stage flagged. */
     artifact(start: number, end: number): void {
-      artifacts.push([start, end])
+      flagged.push([start, end])
     },
     /** A reference `~` mark (noise-marks.ts): an unreadable stretch is an artifact period. */
     noise(sample: number, subtype: number | undefined): void {
-      applyNoiseMark(artifacts, sample, subtype)
+      applyNoiseMark(unreadable, sample, subtype)
     },
     gap(atSample: number): void {
       gaps.push(atSample)
     },
-    /** Whether [start, end) holds no gap and (unless `artifacts` are allowed) overlaps no artifact period. */
+    /** Whether [start, end) holds no gap and (unless `artifacts` are allowed) overlaps no flagged window or unreadable stretch. */
     clean(start: number, end: number, allowArtifacts = false): boolean {
-      return !gaps.some((g) => g > start && g < end) && (allowArtifacts || !artifacts.some(([a, b]) => a < end && b > start))
+      return !gaps.some((g) => g > start && g < end) && (allowArtifacts || ![...flagged, ...unreadable].some(([a, b]) => a < end && b > start))
     },
     /** The facts of the span [start, end) from the beats of `source`. */
     facts(ex: FactsInput['excerpt'], source: BeatSource): ExcerptFacts {
       const all = beats[source]
       const inSpan = all.slice(firstAtOrAfter(all, ex.startSample), firstAtOrAfter(all, ex.endSample))
-      const flagged = (s: number) => artifacts.some(([a, b]) => s >= a && s < b)
+      const artifacts = source === 'reference' ? unreadable : [...flagged, ...unreadable]
+      const inArtifact = (s: number) => artifacts.some(([a, b]) => s >= a && s < b)
       const kept: FactsBeat[] = []
       let excluded = 0
       let broken = false
       for (const b of inSpan) {
-        if (flagged(b.sample)) {
+        if (inArtifact(b.sample)) {
           excluded++
           broken = true
           continue
@@ -86,7 +94,8 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
       }
       if (source === 'reference') lendMeasures(kept, beats.detector)
       const spans = rhythms.filter((r) => r.startSample < ex.endSample && r.endSample > ex.startSample).map((r) => ({ ...r }))
-      return excerptFacts({ excerpt: ex, beats: kept, rhythms: spans, excludedBeats: excluded, avgBeats }, vocab)
+      const excludedMs = (covered(artifacts, ex.startSample, ex.endSample) * 1000) / ex.fs
+      return excerptFacts({ excerpt: ex, beats: kept, rhythms: spans, excludedBeats: excluded, excludedMs, avgBeats }, vocab)
     },
     /** Drops what no excerpt starting at or after `sample` needs. */
     keepFrom(sample: number): void {
@@ -95,11 +104,25 @@ export function createFactBuffer(vocab: readonly VocabularyEvent[], avgBeats: nu
         if (cut > 0) beats[s].splice(0, cut)
       }
       while (rhythms.length > 1 && rhythms[0].endSample <= sample) rhythms.shift()
-      artifacts = artifacts.filter(([, b]) => b > sample)
+      flagged = flagged.filter(([, b]) => b > sample)
+      unreadable = unreadable.filter(([, b]) => b > sample)
       // The last gap before `sample` still breaks the interval into the first beat kept.
       while (gaps.length > 1 && gaps[1] <= sample) gaps.shift()
     },
   }
+}
+
+// How many samples of [start, end) the spans cover (overlapping spans counted once).
+function covered(spans: readonly [number, number][], start: number, end: number): number {
+  const clipped = spans.map(([a, b]): [number, number] => [Math.max(a, start), Math.min(b, end)]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0])
+  let total = 0
+  let reach = start
+  for (const [a, b] of clipped) {
+    if (b <= reach) continue
+    total += b - Math.max(a, reach)
+    reach = b
+  }
+  return total
 }
 
 // Copies the detector's QRS measures onto the reference beats it found (nearest within MATCH_MS).

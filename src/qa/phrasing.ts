@@ -13,22 +13,27 @@ export function pick<T>(list: readonly T[], rng: SeededRandom): T {
   return list[rng.below(list.length)]
 }
 
-const BOTH = [
-  (a: number, s: string) => `The patient is a ${a}-year-old ${s}.`,
-  (a: number, s: string) => `This ECG comes from a ${s} patient aged ${a}.`,
-  (a: number, s: string) => `Patient: ${s}, ${a} years old.`,
-  (a: number, s: string) => `The recording was made on a ${a}-year-old ${s}.`,
-  (a: number, s: string) => `We are looking at the Holter ECG of a ${s} aged ${a} years.`,
+// Each phrasing in two forms, one with the noun ("a 43-year-old man"), one with the adjective
+// ("a male patient aged 43"), so neither is ever put where only the other reads as English.
+const BOTH: readonly [(a: number, noun: string) => string, (a: number, adjective: string) => string][] = [
+  [(a, n) => `The patient is a ${a}-year-old ${n}.`, (a, j) => `The patient is ${j}, aged ${a}.`],
+  [(a, n) => `This ECG comes from a ${n} aged ${a}.`, (a, j) => `This ECG comes from a ${j} patient aged ${a}.`],
+  [(a, n) => `Patient: a ${a}-year-old ${n}.`, (a, j) => `Patient: ${j}, ${a} years old.`],
+  [(a, n) => `The recording comes from a ${a}-year-old ${n}.`, (a, j) => `The recording comes from a ${a}-year-old ${j} patient.`],
+  [(a, n) => `We are looking at the Holter ECG of a ${n} aged ${a}.`, (a, j) => `We are looking at the Holter ECG of a ${j} patient aged ${a}.`],
 ]
 const AGE_ONLY = [(a: number) => `The patient is ${a} years old; the sex is not recorded.`, (a: number) => `This ECG comes from a patient aged ${a}.`]
-const SEX_ONLY = [(s: 'man' | 'woman') => `The patient is a ${s} of unrecorded age.`, (s: 'man' | 'woman') => `This ECG comes from a ${s === 'man' ? 'male' : 'female'} patient whose age is not given.`]
+const SEX_ONLY = [(n: 'man' | 'woman') => `The patient is a ${n} whose age is not recorded.`, (n: 'man' | 'woman') => `This ECG comes from a ${n === 'man' ? 'male' : 'female'} patient whose age is not given.`]
 const NONE = ['The patient\'s age and sex are not recorded.', 'No age or sex is given for this patient.']
 
 /** The opening sentence about the patient. */
 export function patientSentence(p: Patient | undefined, rng: SeededRandom): string {
   const noun = p?.sex === 'M' ? 'man' : p?.sex === 'F' ? 'woman' : undefined
   const adjective = p?.sex === 'M' ? 'male' : 'female'
-  if (p?.age !== undefined && noun) return pick(BOTH, rng)(p.age, rng.below(2) ? noun : adjective)
+  if (p?.age !== undefined && noun) {
+    const [withNoun, withAdjective] = pick(BOTH, rng)
+    return rng.below(2) ? withNoun(p.age, noun) : withAdjective(p.age, adjective)
+  }
   if (p?.age !== undefined) return pick(AGE_ONLY, rng)(p.age)
   if (noun) return pick(SEX_ONLY, rng)(noun)
   return pick(NONE, rng)
@@ -62,9 +67,21 @@ export function spanSentence(startMs: number, endMs: number, rng: SeededRandom):
   return pick(SPAN, rng)(startMs, endMs)
 }
 
-/** "1 beat", "3 beats". */
+/** "1 beat", "3 beats", "1,308 beats". */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
+  return `${formatCount(n)} ${n === 1 ? one : many}`
+}
+
+/** A count as reports write it: a thousands separator from 1,000 ("1,308"). Times in ms are identifiers, never written this way. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 20 })
+}
+
+/** A share in percent as reports write it: at most one decimal ("7.8%", "12%"), "<0.1%" and ">99.9%" for what would round to 0 or 100 but is not. */
+export function formatPercent(x: number): string {
+  if (x > 0 && x < 0.05) return '<0.1%'
+  if (x < 100 && x >= 99.95) return '>99.9%'
+  return `${Number(x.toFixed(1))}%`
 }
 
 /** A list in prose: "a", "a and b", "a, b and c". */

@@ -1,5 +1,8 @@
 // The figures a Holter report states, computed over one excerpt's beats with summarize's own
-// trackers (src/dsp/record-summary.ts): the report tasks' gold, and what their texts say.
+// trackers (src/dsp/record-summary.ts): the report tasks' gold, and what their texts say. Every
+// beat the reference annotates is counted; only the stretches it marks unreadable, and gaps,
+// are left out (`excludedBeats`, `excludedMs`). The rates are those of src/dsp/hr-stats.ts: the
+// mean and the extremes of the `avgBeats`-interval average of every beat, so min <= mean <= max.
 import { createRecordSummary } from '../dsp/record-summary.ts'
 import type { ExcerptFacts } from './excerpt-facts.ts'
 
@@ -7,6 +10,14 @@ export interface ReportFigures {
   durationMs: number
   totalBeats: number
   excludedBeats: number
+  /** Time left out as unreadable (artifact periods), ms. */
+  excludedMs: number
+  /** Beats the reference could not classify (MIT Q or ?; a detector beat: AAMI Q), and their share of the beats. */
+  unclassifiable: { count: number; burdenPct: number | null }
+  /** Paced beats and fusions of paced and normal beats (MIT / and f, which AAMI also puts in Q). */
+  paced: { count: number; burdenPct: number | null }
+  /** Intervals the rates are averaged over (the texts name the definition). */
+  avgBeats: number
   meanHrBpm: number | null
   maxHr: { bpm: number; timeMs: number } | null
   minHr: { bpm: number; timeMs: number } | null
@@ -22,18 +33,24 @@ export interface ReportFigures {
 
 /** The report figures of an excerpt, with the averaging summarize uses. */
 export function reportFigures(facts: ExcerptFacts, avgBeats: number): ReportFigures {
-  const s = createRecordSummary({ avgBeats })
+  const s = createRecordSummary({ avgBeats, fs: facts.fs })
   for (const b of facts.beats) {
     if (b.afterBreak) s.interrupt(b.timeMs)
-    s.addBeat(b.label, b.timeMs)
+    s.addBeat(b)
   }
   for (const r of facts.rhythms) s.addRhythm(r.rhythm, r.startMs, r.endMs)
   const f = s.finish()
   const round = (x: { bpm: number; timeMs: number } | null) => (x ? { bpm: x.bpm, timeMs: Math.round(x.timeMs) } : null)
+  const share = (n: number) => ({ count: n, burdenPct: f.totalBeats > 0 ? Math.round((10_000 * n) / f.totalBeats) / 100 : null })
+  const count = (symbols: string[]) => facts.beats.filter((b) => (b.symbol !== undefined ? symbols.includes(b.symbol) : symbols.includes('Q') && b.label === 'Q')).length
   return {
     durationMs: facts.endMs - facts.startMs,
     totalBeats: f.totalBeats,
     excludedBeats: facts.excludedBeats,
+    excludedMs: Math.round(facts.excludedMs),
+    unclassifiable: share(count(['Q', '?'])),
+    paced: share(count(['/', 'f'])),
+    avgBeats,
     meanHrBpm: f.hr.meanHrBpm,
     maxHr: round(f.hr.maxHr),
     minHr: round(f.hr.minHr),

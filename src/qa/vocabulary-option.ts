@@ -8,7 +8,7 @@ const source = z.union([
   z.strictObject({ beats: z.strictObject({ symbols: z.array(z.string().min(1)).default([]), labels: z.array(z.enum(['N', 'S', 'V', 'F', 'Q'])).default([]) }) }),
   z.strictObject({ run: z.strictObject({ of: z.enum(['S', 'V']), min: z.number().int().min(1), max: z.number().int().min(1).optional() }) }),
   z.strictObject({ geminy: z.strictObject({ of: z.enum(['S', 'V']), period: z.union([z.literal(2), z.literal(3)]), minCycles: z.number().int().min(1).default(3) }) }),
-  z.strictObject({ rr: z.strictObject({ aboveMs: z.number().positive(), belowMs: z.number().positive().optional() }) }),
+  z.strictObject({ rr: z.strictObject({ aboveMs: z.number().positive(), belowMs: z.number().positive().optional(), sinus: z.boolean().optional() }) }),
   z.strictObject({ hr: z.strictObject({ aboveBpm: z.number().positive().optional(), belowBpm: z.number().positive().optional(), sustainSec: z.number().min(0).default(30) }).refine((h) => (h.aboveBpm === undefined) !== (h.belowBpm === undefined), 'give aboveBpm or belowBpm') }),
   z.strictObject({ rhythm: z.array(z.string().min(1)).min(1) }),
 ])

@@ -1,17 +1,24 @@
-// The events the QA generator asks about, and where each comes from in the data (issue 13,
-// "Vocabulary"). Names are those of the public release where one fits (its 22 event names,
-// benchmark-spec.md); the others (couplets, bigeminy, paced rhythm...) are allowed and marked
-// `public: false`. Each event has exactly one source, so no occurrence is counted twice:
+// The events the QA generator asks about, and where each comes from in the data (docs/qa.md,
+// "Events and where they come from"). Names are those of the public release where one fits (its
+// 22 event names, benchmark-spec.md); the others (couplets, bigeminy, paced rhythm...) are
+// allowed and marked `public: false`. Each event has exactly one source, so no occurrence is
+// counted twice:
 //   beats:   every beat whose MIT symbol (reference) or AAMI label (detector) is listed; counted
 //            per beat, timed at the beat;
 //   run:     runs of `min`..`max` consecutive beats of one AAMI class; counted per run, timed at
 //            its first beat;
 //   geminy:  bigeminy (N X N X ...) or trigeminy (N N X ...) of at least `minCycles` cycles;
-//   rr:      an RR interval (any two consecutive beats, never across an artifact or a gap) in
-//            (aboveMs, belowMs]; timed at the beat before it;
-//   hr:      the 8-beat NN average staying above / below a rate for at least `sustainSec`, while
-//            the rhythm is sinus (N) or unannotated; timed at its first window's last beat;
+//   rr:      an RR interval (two consecutive beats, never across an artifact period or a gap) in
+//            (aboveMs, belowMs]; timed at the beat before it. With `sinus`, only between two
+//            sinus-conducted beats (SINUS_BEATS) in a sinus-driven rhythm (SINUS_DRIVEN): a long
+//            interval in atrial fibrillation, after a premature beat (its compensatory pause) or
+//            in an AV block is no sinus pause;
+//   hr:      the 8-beat average rate (of every beat) staying above / below a rate for at least
+//            `sustainSec`, while the rhythm is sinus (N, SBR) or unannotated; timed at its first
+//            window's last beat;
 //   rhythm:  a reference rhythm annotation ("+" with aux "(AFIB"); an episode, timed at its onset.
+// A run, pattern, rate or rhythm episode already going on when the excerpt starts has no onset in
+// it: it makes the event present, marked `boundary` (excerpt-facts.ts), and is not counted.
 // The counting rule (docs/qa.md): a beat event counts beats, whatever pattern they are part of
 // (a couplet is two PVCs); every other event counts episodes.
 
@@ -19,7 +26,7 @@ export type EventSource =
   | { beats: { symbols: string[]; labels: string[] } }
   | { run: { of: 'S' | 'V'; min: number; max?: number } }
   | { geminy: { of: 'S' | 'V'; period: 2 | 3; minCycles: number } }
-  | { rr: { aboveMs: number; belowMs?: number } }
+  | { rr: { aboveMs: number; belowMs?: number; sinus?: boolean } }
   | { hr: { aboveBpm?: number; belowBpm?: number; sustainSec: number } }
   | { rhythm: string[] }
 
@@ -42,7 +49,7 @@ export const DEFAULT_VOCABULARY: readonly VocabularyEvent[] = [
   { name: 'Ventricular Tachycardia', public: true, family: 'ventricular', source: { run: { of: 'V', min: 3 } } },
   { name: 'Ventricular Bigeminy', public: false, family: 'ventricular', source: { geminy: { of: 'V', period: 2, minCycles: 3 } } },
   { name: 'Ventricular Trigeminy', public: false, family: 'ventricular', source: { geminy: { of: 'V', period: 3, minCycles: 3 } } },
-  { name: 'Sinus Pause', public: true, family: 'pause', source: { rr: { aboveMs: 2000, belowMs: 3000 } } },
+  { name: 'Sinus Pause', public: true, family: 'pause', source: { rr: { aboveMs: 2000, belowMs: 3000, sinus: true } } },
   { name: 'Asystole', public: true, family: 'pause', source: { rr: { aboveMs: 3000 } } },
   { name: 'Sinus Tachycardia', public: true, family: 'rate', source: { hr: { aboveBpm: 100, sustainSec: 30 } } },
   { name: 'Sinus Bradycardia', public: true, family: 'rate', source: { hr: { belowBpm: 60, sustainSec: 30 } } },
@@ -59,6 +66,12 @@ export const DEFAULT_VOCABULARY: readonly VocabularyEvent[] = [
   { name: 'Paced Rhythm', public: false, family: 'rhythm', source: { rhythm: ['P'] } },
   { name: 'Pre-excitation', public: false, family: 'conduction', source: { rhythm: ['PREX'] } },
 ]
+
+/** MIT symbols of beats the sinus node conducts: normal and bundle branch block beats (not escape, premature, paced or unclassifiable ones); a detector beat (no symbol) by its label N. */
+export const SINUS_BEATS: readonly string[] = ['N', 'L', 'R', 'B']
+
+/** Rhythms the sinus node drives (WFDB names): a pause in them is the sinus node's; none in fibrillation, flutter, AV block, junctional, ventricular or paced rhythms. Unannotated counts as sinus. */
+export const SINUS_DRIVEN: readonly string[] = ['N', 'SBR', 'AB', 'B', 'T', 'BI', 'PREX']
 
 /** What a diagnosis question offers when an excerpt has none of the events: sinus rhythm at a normal rate. */
 export const NORMAL_SINUS_RHYTHM = 'Normal Sinus Rhythm'

@@ -1,8 +1,9 @@
-// `summarize` (issue 3): per record, one `summary` item emitted when the record's stream ends,
-// built incrementally from the `beat` and `rhythm` items that pass (no beat list is held): the
-// figures of a Holter report (duration, beats, mean/max/min HR with times, tachy/brady share,
-// S and V counts and burden, singles/couplets/runs, bigeminy/trigeminy, pauses, rhythm episodes)
-// with the beat times they came from (capped lists). `source: auto` summarizes the reference
+// `summarize`: per record, one `summary` item emitted when the record's stream ends, built
+// incrementally from the `beat` and `rhythm` items that pass (no beat list is held): the figures
+// of a Holter report (duration, beats, mean/max/min HR with times and tachy/brady share, every
+// beat counting toward the rates as src/dsp/hr-stats.ts defines them, S and V counts and
+// burden, singles/couplets/runs, bigeminy/trigeminy, pauses, rhythm episodes) with the beat
+// times they came from (capped lists). `source: auto` summarizes the reference
 // beats when the record has any (an expert's labels beat a detector's guesses), else the
 // detector's (both are tracked, one is reported, and `source` says which).
 // With a `quality` stage upstream, beats in flagged windows are left out of the statistics
@@ -31,12 +32,15 @@ export type SummarizeOptions = z.infer<typeof schema>
 
 export default defineStage<SummarizeOptions>({
   name: 'summarize',
-  version: 3,
+  version: 4,
   parseOptions: (raw, where) => parseOptionsWith(schema, raw, where),
   async *transform(source, ctx) {
     const o = ctx.options
-    const make = () => createRecordSummary({ tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseMs: o.pauseSec * 1000, avgBeats: o.avgBeats, cap: o.maxTimes })
-    const trackers = { reference: make(), detector: make() }
+    // Rates are measured in samples once the recording's sampling rate is known (it comes first);
+    // a tracker is made at its first beat, so it measures in one unit throughout.
+    let fs: number | undefined
+    const made: Partial<Record<'reference' | 'detector', ReturnType<typeof createRecordSummary>>> = {}
+    const tracker = (s: 'reference' | 'detector') => (made[s] ??= createRecordSummary({ tachyBpm: o.tachyBpm, bradyBpm: o.bradyBpm, pauseMs: o.pauseSec * 1000, avgBeats: o.avgBeats, cap: o.maxTimes, fs }))
     const seen = { reference: 0, detector: 0 }
     const gate = createArtifactGate()
     const flagged = createFlaggedTime()
@@ -45,10 +49,10 @@ export default defineStage<SummarizeOptions>({
     let signalSec = 0
     const add = (gated: GatedBeat[]) => {
       for (const { beat: b, artifact, afterArtifact, afterGap } of gated) {
-        const t = trackers[b.source]
+        const t = tracker(b.source)
         // Across a gap there is no signal, so never an interval; across an artifact, by choice.
         if (afterGap || (afterArtifact && o.excludeArtifacts)) t.interrupt(b.timeMs)
-        t.addBeat(b.label, b.timeMs, artifact && o.excludeArtifacts)
+        t.addBeat(b, artifact && o.excludeArtifacts)
       }
     }
     for await (const item of source) {
@@ -57,7 +61,7 @@ export default defineStage<SummarizeOptions>({
         seen[item.source]++
         add(gate.beat(item))
       } else if (item.kind === 'rhythm') {
-        trackers[item.source].addRhythm(item.rhythm, item.startMs, item.endMs)
+        tracker(item.source).addRhythm(item.rhythm, item.startMs, item.endMs)
       } else if (item.kind === 'quality') {
         windows++
         flagged.add(item)
@@ -66,6 +70,7 @@ export default defineStage<SummarizeOptions>({
         gate.gap(item.atSample)
       } else if (item.kind === 'recording') {
         durationSec = item.durationSec
+        fs = item.fs
       } else if (item.kind === 'block') {
         signalSec += (item.leads[0]?.length ?? 0) / item.fs
       } else if (item.kind === 'watermark') {
@@ -74,9 +79,9 @@ export default defineStage<SummarizeOptions>({
     }
     add(gate.finish())
     const chosen = o.source === 'auto' ? (seen.reference > 0 ? 'reference' : 'detector') : o.source
-    const stats = trackers[chosen].finish()
+    const stats = tracker(chosen).finish()
     // Rhythm episodes come only from reference annotations, whichever beats are summarized.
-    const rhythms = chosen === 'reference' ? stats.rhythms : trackers.reference.finish().rhythms
+    const rhythms = chosen === 'reference' ? stats.rhythms : tracker('reference').finish().rhythms
     const summary: SummaryItem = {
       kind: 'summary', id: `${ctx.recordId}:summary`, recordId: ctx.recordId, source: chosen,
       durationSec: Math.round((signalSec || durationSec) * 1000) / 1000,

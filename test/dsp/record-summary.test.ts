@@ -20,7 +20,7 @@ function beatsOf(labels: string, rrMs = 1000, rrs?: number[]): [string, number][
 
 function summarizeLabels(labels: string, rrMs = 1000, rrs?: number[]) {
   const s = createRecordSummary({ avgBeats: 2 })
-  for (const [l, t] of beatsOf(labels, rrMs, rrs)) s.addBeat(l, t)
+  for (const [label, timeMs] of beatsOf(labels, rrMs, rrs)) s.addBeat({ label, timeMs })
   return s.finish()
 }
 
@@ -63,26 +63,45 @@ describe('record summary (pure)', () => {
     expect(r.finish()).toMatchObject({ singles: 4, singleTimesMs: [1000, 3000] })
   })
 
-  it('computes heart-rate extremes, tachy/brady share and pauses', () => {
-    // RRs: 1000 x3 (60 bpm), 500 x3 (120 bpm), 1500 (40 bpm), a 2500 ms pause, then 1000: 9500 ms of NN.
+  it('computes heart-rate extremes, tachy/brady share and pauses over 2-interval windows', () => {
+    // RRs: 1000 x3 (60 bpm), 500 x3 (120 bpm), 1500 (40 bpm), a 2500 ms pause, then 1000.
+    // Windows of 2 (ms): 2000 2000 1500 1000 1000 2000 4000 3500, 17 000 ms in all.
     const s = summarizeLabels('NNNNNNNNNN', 0, [1000, 1000, 1000, 500, 500, 500, 1500, 2500, 1000])
-    expect(s.hr.nnIntervals).toBe(9)
-    expect(s.hr.meanHrBpm).toBeCloseTo(60_000 / (9500 / 9), 1)
-    expect(s.hr.fastestBeat).toEqual({ bpm: 120, rrMs: 500, timeMs: 3500 })
-    expect(s.hr.slowestBeat).toEqual({ bpm: 24, rrMs: 2500, timeMs: 8500 })
-    expect(s.hr.maxHr).toEqual({ bpm: 120, timeMs: 4000 }) // 2-beat average (avgBeats: 2)
-    expect(s.hr.minHr).toEqual({ bpm: 30, timeMs: 8500 })
-    expect(s.hr.tachyPct).toBeCloseTo((100 * 1500) / 9500, 1)
-    expect(s.hr.bradyPct).toBeCloseTo((100 * 4000) / 9500, 1)
+    expect(s.hr).toMatchObject({ rrIntervals: 9, windows: 8 })
+    expect(s.hr.meanHrBpm).toBe(Math.round(10 * (60_000 * 2 * 8) / 17_000) / 10) // 56.5: the windows' beats over their time
+    expect(s.hr.fastestBeat).toEqual({ bpm: 120, rrMs: 500, timeMs: 3500, ties: 3 })
+    expect(s.hr.slowestBeat).toEqual({ bpm: 24, rrMs: 2500, timeMs: 8500, ties: 1 })
+    expect(s.hr.maxHr).toEqual({ bpm: 120, timeMs: 4000, ties: 2 }) // 2-beat average (avgBeats: 2), at 4000 and 4500
+    expect(s.hr.minHr).toEqual({ bpm: 30, timeMs: 8500, ties: 1 })
+    // Above 100: the two 1000 ms windows; below 60: 4000 + 3500 ms.
+    expect(s.hr.tachyPct).toBe(Math.round((1000 * 2000) / 17_000) / 10)
+    expect(s.hr.bradyPct).toBe(Math.round((1000 * 7500) / 17_000) / 10)
     expect(s.hr.pauses).toEqual({ count: 1, longestMs: 2500, events: [{ startMs: 6000, durationMs: 2500 }] })
   })
 
-  it('does not average across an ectopic beat', () => {
+  // Holter rates count every beat the ventricles make: a PVC's short interval and the pause after
+  // it are in the windows, as they are in the beats per minute.
+  it('averages across ectopic beats: every beat counts', () => {
     const s = createRecordSummary({ avgBeats: 3 })
-    for (const [l, t] of beatsOf('NNNVNNN', 0, [1000, 1000, 400, 1600, 1000, 1000])) s.addBeat(l, t)
+    for (const [label, timeMs] of beatsOf('NNNVNNN', 0, [1000, 1000, 400, 1600, 1000, 1000])) s.addBeat({ label, timeMs })
     const hr = s.finish().hr
-    expect(hr.maxHr).toBeNull() // never 3 consecutive NN intervals
-    expect(hr.nnIntervals).toBe(4)
+    expect(hr).toMatchObject({ rrIntervals: 6, windows: 4 })
+    // Windows: 2400, 3000, 3000, 3600 ms.
+    expect(hr.maxHr).toEqual({ bpm: 75, timeMs: 2400, ties: 1 })
+    expect(hr.minHr).toEqual({ bpm: 50, timeMs: 6000, ties: 1 })
+    expect(hr.meanHrBpm).toBe(Math.round(10 * (60_000 * 3 * 4) / 12_000) / 10)
+  })
+
+  it('measures in samples with fs: windows of the same sample count tie exactly', () => {
+    // At 360 Hz, beats 867 samples apart in blocks of 8 would give times with float noise
+    // (2408.333... ms); in samples two such windows are equal, and `ties` says so.
+    const s = createRecordSummary({ avgBeats: 2, fs: 360 })
+    const samples = [0, 400, 867, 1267, 1734, 2300]
+    for (const sample of samples) s.addBeat({ label: 'N', timeMs: Math.round((sample * 1e6) / 360) / 1e3, sample })
+    const hr = s.finish().hr
+    expect(hr.maxHr).toEqual({ bpm: Math.round((10 * 60 * 360 * 2) / 867) / 10, timeMs: 2408.333, ties: 3 })
+    expect(hr.minHr).toEqual({ bpm: Math.round((10 * 60 * 360 * 2) / 1033) / 10, timeMs: Math.round((2300 * 1e6) / 360) / 1e3, ties: 1 })
+    expect(() => createRecordSummary({ fs: 360 }).addBeat({ label: 'N', timeMs: 0 })).toThrow(/without one; pass every beat's sample/)
   })
 })
 
@@ -100,15 +119,20 @@ describeShared('summarize stage on record 208 (reference beats)', () => {
     const v = byRegex(labels, 'V')
     expect({ singles: summary.ventricular.singles, couplets: summary.ventricular.couplets, runs: summary.ventricular.runs, longestRun: summary.ventricular.longestRun, bigeminy: summary.ventricular.bigeminy.episodes, trigeminy: summary.ventricular.trigeminy.episodes }).toEqual(v)
     expect(v.couplets).toBeGreaterThan(0) // the header speaks of couplets
-    // Mean NN heart rate, computed directly from the beat list.
+    // Every interval between consecutive beats counts (none of zero length); the mean rests on
+    // the 8-interval windows, so it lies between their extremes, and within 0.1 bpm of the plain
+    // beats per minute over the record's 2,954 intervals (there is no break in it).
     let sum = 0
     let n = 0
-    for (let i = 1; i < beats.length; i++) if (beats[i].label === 'N' && beats[i - 1].label === 'N') {
-      sum += beats[i].timeMs - beats[i - 1].timeMs
+    for (let i = 1; i < beats.length; i++) if (beats[i].sample > beats[i - 1].sample) {
+      sum += beats[i].sample - beats[i - 1].sample
       n++
     }
-    expect(summary.hr.nnIntervals).toBe(n)
-    expect(summary.hr.meanHrBpm).toBeCloseTo(60_000 / (sum / n), 1)
+    expect(summary.hr.rrIntervals).toBe(n)
+    expect(summary.hr.windows).toBe(n - 7)
+    expect(Math.abs(summary.hr.meanHrBpm - (60 * 360 * n) / sum)).toBeLessThan(0.1)
+    expect(summary.hr.minHr.bpm).toBeLessThanOrEqual(summary.hr.meanHrBpm)
+    expect(summary.hr.meanHrBpm).toBeLessThanOrEqual(summary.hr.maxHr.bpm)
     expect(summary.rhythms.map((r: { rhythm: string }) => r.rhythm).sort()).toEqual(['N', 'T'])
   })
 })

@@ -4,7 +4,9 @@
 // rests on recomputed here in plain loops. Nothing of src/qa, src/excerpts, src/dsp/hr-stats.ts,
 // ectopy.ts or record-summary.ts is used, so a rule written twice the same wrong way is the only
 // way both can agree on a wrong gold. The rules are those docs/qa.md and src/qa/vocabulary.ts
-// state in words; where a rule is a choice, the comment above its loop says which.
+// state in words; where a rule is a choice, the comment above its loop says which. The gold
+// counts every beat the reference annotates: only the stretches it marks unreadable itself are
+// left out (the quality stage's flags change no fact), and rates count every beat, in samples.
 import { readFileSync } from 'node:fs'
 import { aamiClass } from '../../src/formats/aami-classes.ts'
 import { splitAnnotationText } from '../../src/formats/annotation-text.ts'
@@ -83,7 +85,7 @@ export interface Beat {
   symbol: string
   /** AAMI class. */
   label: string
-  /** An excluded (artifact) beat lies between this beat and the kept one before it. */
+  /** An unreadable stretch lies between this beat and the kept one before it. */
   afterBreak: boolean
 }
 
@@ -115,19 +117,25 @@ export interface Occurrence {
 }
 
 export interface EventFound {
+  /** The episodes (or beats) whose onset is inside. */
   occurrences: Occurrence[]
-  /** A rhythm episode of it began before the excerpt (it is present, its onset is not inside). */
+  /** An episode of it was going on before its first beat seen (it is present, its onset is not inside). */
   boundary: boolean
+  /** How many such episodes. */
+  ongoing: number
 }
 
 export interface Facts {
+  fs: number
   startSample: number
   endSample: number
   startMs: number
   endMs: number
   beats: Beat[]
   excluded: number
-  /** The 8-beat NN average at each beat (NaN where no full window of NN intervals ends). */
+  /** Time of the excerpt in unreadable stretches, ms (rounded). */
+  excludedMs: number
+  /** The 8-interval average rate of every beat at each beat (NaN where no full window ends). */
   hr: number[]
   events: Map<string, EventFound>
   /** Rhythm episodes overlapping the excerpt. */
@@ -159,8 +167,9 @@ export const EVENT_ORDER = [
 ]
 export const AVG_BEATS = 8
 
-/** The facts of the excerpt [startSample, endSample): beats in flagged spans [a, b) are excluded and break intervals. */
+/** The facts of the excerpt [startSample, endSample): beats in the reference's unreadable spans [a, b) are excluded and break intervals. */
 export function factsOf(ref: Reference, ex: { startSample: number; endSample: number; startMs: number; endMs: number }, flagged: [number, number][]): Facts {
+  const fs = ref.fs
   const beats: Beat[] = []
   let excluded = 0
   let broken = false
@@ -179,22 +188,41 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
     beats.push({ sample: a.sample, timeMs: a.timeMs, symbol: a.symbol, label, afterBreak: broken })
     broken = false
   }
+  // Unreadable time inside the excerpt: the spans clipped to it, overlaps counted once, in ms of samples.
+  let cover = 0
+  let reach = ex.startSample
+  for (const [a, b] of [...flagged].sort((x, y) => x[0] - y[0])) {
+    const from = Math.max(a, reach, ex.startSample)
+    const to = Math.min(b, ex.endSample)
+    if (to > from) cover += to - from
+    reach = Math.max(reach, Math.min(b, ex.endSample))
+  }
+  const excludedMs = Math.round((cover * 1000) / fs)
   const n = beats.length
   const joined = (i: number) => i > 0 && !beats[i].afterBreak // an interval joins beat i to beat i - 1
-  const nn = (i: number) => joined(i) && beats[i].label === 'N' && beats[i - 1].label === 'N' && beats[i].timeMs > beats[i - 1].timeMs
+  const interval = (i: number) => joined(i) && beats[i].sample > beats[i - 1].sample // ... and lasts
 
-  // The averaged rate at beat i: the last 8 intervals up to it are all NN (none across a break).
+  // The averaged rate at beat i: the last 8 intervals up to it join consecutive beats of any
+  // label (none across a break, none of zero length); their total in samples is beat i's sample
+  // minus that of the beat 8 before.
   const hr: number[] = []
   for (let i = 0; i < n; i++) {
     let ok = i >= AVG_BEATS
-    for (let k = i - AVG_BEATS + 1; ok && k <= i; k++) if (!nn(k)) ok = false
-    hr.push(ok ? (60_000 * AVG_BEATS) / (beats[i].timeMs - beats[i - AVG_BEATS].timeMs) : NaN)
+    for (let k = i - AVG_BEATS + 1; ok && k <= i; k++) if (!interval(k)) ok = false
+    hr.push(ok ? (60 * fs * AVG_BEATS) / (beats[i].sample - beats[i - AVG_BEATS].sample) : NaN)
   }
+  // Whether the beat before beat i is seen (an interval joins them): a run or pattern reaching
+  // back to a beat whose predecessor is unseen may have begun before it.
+  const seenBefore = (i: number) => joined(i)
 
   const episodes = rhythmEpisodes(ref).filter((r) => r.startSample < ex.endSample && r.endSample > ex.startSample)
   const events = new Map<string, EventFound>()
-  const add = (name: string, occurrences: Occurrence[], boundary = false) => {
-    if (occurrences.length || boundary) events.set(name, { occurrences, boundary })
+  const add = (name: string, occurrences: Occurrence[], ongoing = 0) => {
+    if (occurrences.length || ongoing) events.set(name, { occurrences, boundary: ongoing > 0, ongoing })
+  }
+  // Spans [first, last, timed]: those whose onset is unseen make the event present, uncounted.
+  const addSpans = (name: string, spans: [number, number, number][], unseen: (first: number) => boolean) => {
+    add(name, spans.filter(([i]) => !unseen(i)).map(([i, j, t]) => at(i, j, t)), spans.filter(([i]) => unseen(i)).length)
   }
   const at = (first: number, last: number, timed: number): Occurrence => ({ timeMs: Math.round(beats[timed].timeMs), sample: beats[timed].sample, beats: beats.slice(first, last + 1).map((b) => b.sample) })
 
@@ -203,7 +231,8 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
   add('Premature Atrial Contraction', perBeat(['A', 'a', 'J', 'S']))
   add('Premature Ventricular Contraction', perBeat(['V', 'r']))
 
-  // Runs: maximal stretches of consecutive beats of one AAMI class, cut by breaks; timed at the first beat.
+  // Runs: maximal stretches of consecutive beats of one AAMI class, cut by breaks; timed at the
+  // first beat. One that starts at a beat whose predecessor is unseen has no onset inside.
   const runs = (cls: string) => {
     const out: [number, number][] = []
     let i = 0
@@ -221,27 +250,29 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
   }
   for (const [cls, couplet, tachy] of [['S', 'Atrial Couplet', 'Atrial Tachycardia'], ['V', 'Ventricular Couplet', 'Ventricular Tachycardia']] as const) {
     const r = runs(cls)
-    add(couplet, r.filter(([i, j]) => j - i + 1 === 2).map(([i, j]) => at(i, j, i)))
-    add(tachy, r.filter(([i, j]) => j - i + 1 >= 3).map(([i, j]) => at(i, j, i)))
+    addSpans(couplet, r.filter(([i, j]) => j - i + 1 === 2).map(([i, j]) => [i, j, i]), (i) => !seenBefore(i))
+    addSpans(tachy, r.filter(([i, j]) => j - i + 1 >= 3).map(([i, j]) => [i, j, i]), (i) => !seenBefore(i))
   }
 
   // Bigeminy (p = 2) / trigeminy (p = 3) as docs/qa.md and vocabulary.ts state them: a cycle is
   // p - 1 N beats then one V; an episode is 3 or more cycles in a row, each V exactly p beats
   // after the one before, with no break inside; timed at its first N. A V "completes a cycle"
   // when the p - 1 beats before it are N and joined to it without a break; a cycle continues the
-  // episode when the V before it is the beat just before those N beats (joined as well).
+  // episode when the V before it is the beat just before those N beats (joined as well). Its
+  // onset is unseen when fewer than p beats precede its first N back to a beat whose predecessor
+  // is unseen, and those beats are the end of a cycle (..., N, V): the pattern may run on before.
   for (const [p, name] of [[2, 'Ventricular Bigeminy'], [3, 'Ventricular Trigeminy']] as const) {
     const cycleAt = (i: number) => {
       if (beats[i].label !== 'V' || i - (p - 1) < 0) return false
       for (let k = i - (p - 1); k < i; k++) if (beats[k].label !== 'N' || !joined(k + 1)) return false
       return true
     }
-    const out: Occurrence[] = []
+    const out: [number, number, number][] = []
     let first = -1
     let cycles = 0
     let lastV = -1
     const close = () => {
-      if (cycles >= 3) out.push(at(first, lastV, first))
+      if (cycles >= 3) out.push([first, lastV, first])
       cycles = 0
     }
     for (let i = 0; i < n; i++) {
@@ -255,17 +286,28 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
       lastV = i
     }
     close()
-    add(name, out)
+    const unseen = (f: number) => {
+      let k = f
+      while (k > 0 && seenBefore(k) && f - k < p) k--
+      if (f - k >= p || seenBefore(k)) return false
+      for (let m = k; m < f; m++) if (beats[m].label !== (m === f - 1 ? 'V' : 'N')) return false
+      return true
+    }
+    addSpans(name, out, unseen)
   }
 
   // Long RR: an interval between consecutive kept beats (not across a break) in (2000, 3000] ms
-  // is a sinus pause, above 3000 ms asystole; timed at the beat before it.
+  // is a sinus pause when both beats are conducted from the sinus node (MIT N, L, R, B) and
+  // neither lies in a rhythm other than sinus-driven ones (N, SBR, AB, B, T, BI, PREX, or none);
+  // above 3000 ms, asystole whatever the beats. Timed at the beat before it.
+  const rhythmAt = (s: number) => episodes.find((r) => r.startSample <= s && s < r.endSample)?.rhythm ?? null
+  const sinusBeat = (b: Beat) => ['N', 'L', 'R', 'B'].includes(b.symbol) && [null, 'N', 'SBR', 'AB', 'B', 'T', 'BI', 'PREX'].includes(rhythmAt(b.sample))
   const pause: Occurrence[] = []
   const asystole: Occurrence[] = []
   for (let i = 1; i < n; i++) {
     if (!joined(i)) continue
     const rr = beats[i].timeMs - beats[i - 1].timeMs
-    if (rr > 2000 && rr <= 3000) pause.push(at(i - 1, i, i - 1))
+    if (rr > 2000 && rr <= 3000 && sinusBeat(beats[i - 1]) && sinusBeat(beats[i])) pause.push(at(i - 1, i, i - 1))
     if (rr > 3000) asystole.push(at(i - 1, i, i - 1))
   }
   add('Sinus Pause', pause)
@@ -273,14 +315,14 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
 
   // Sustained rate: consecutive beats whose averaged rate is > 100 (< 60) bpm while the rhythm
   // at the beat is sinus (N, SBR) or unannotated, the first to the last at least 30 s apart;
-  // timed at the first such beat.
-  const rhythmAt = (s: number) => episodes.find((r) => r.startSample <= s && s < r.endSample)?.rhythm ?? null
+  // timed at the first such beat. One whose first beat ends the first full window after the
+  // excerpt's start or a break was already going on: no onset inside.
   for (const [name, fast] of [['Sinus Tachycardia', true], ['Sinus Bradycardia', false]] as const) {
     const ok = (i: number) => {
       const r = rhythmAt(beats[i].sample)
       return Number.isFinite(hr[i]) && (r === null || r === 'N' || r === 'SBR') && (fast ? hr[i] > 100 : hr[i] < 60)
     }
-    const out: Occurrence[] = []
+    const out: [number, number, number][] = []
     let i = 0
     while (i < n) {
       if (!ok(i)) {
@@ -289,40 +331,39 @@ export function factsOf(ref: Reference, ex: { startSample: number; endSample: nu
       }
       let j = i
       while (j + 1 < n && ok(j + 1)) j++
-      if (beats[j].timeMs - beats[i].timeMs >= 30_000) out.push(at(i, j, i))
+      if (beats[j].timeMs - beats[i].timeMs >= 30_000) out.push([i, j, i])
       i = j + 1
     }
-    add(name, out)
+    addSpans(name, out, (first) => first === 0 || !Number.isFinite(hr[first - 1]))
   }
 
   // Rhythm events: one occurrence per episode starting inside, timed at its onset; one begun before the excerpt makes the event present without an onset.
   for (const [name, names] of RHYTHM_EVENTS) {
     const mine = episodes.filter((r) => names.includes(r.rhythm))
-    add(name, mine.filter((r) => r.startSample >= ex.startSample).map((r) => ({ timeMs: Math.round(r.startMs), sample: r.startSample, beats: [] })), mine.some((r) => r.startSample < ex.startSample))
+    add(name, mine.filter((r) => r.startSample >= ex.startSample).map((r) => ({ timeMs: Math.round(r.startMs), sample: r.startSample, beats: [] })), mine.filter((r) => r.startSample < ex.startSample).length)
   }
   const ordered = new Map([...events].sort(([a], [b]) => EVENT_ORDER.indexOf(a) - EVENT_ORDER.indexOf(b)))
-  return { startSample: ex.startSample, endSample: ex.endSample, startMs: ex.startMs, endMs: ex.endMs, beats, excluded, hr, events: ordered, episodes }
+  return { fs, startSample: ex.startSample, endSample: ex.endSample, startMs: ex.startMs, endMs: ex.endMs, beats, excluded, excludedMs, hr, events: ordered, episodes }
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10
 
-/** Mean rate over the NN intervals (none across a break), rounded to 0.1 bpm; null without any. */
-export function meanNnBpm(f: Facts): number | null {
-  let sum = 0
-  let count = 0
-  for (let i = 1; i < f.beats.length; i++) {
-    const [a, b] = [f.beats[i - 1], f.beats[i]]
-    if (b.afterBreak || a.label !== 'N' || b.label !== 'N' || b.timeMs <= a.timeMs) continue
-    sum += b.timeMs - a.timeMs
-    count++
+/** The mean rate over the averaging windows: 8 x windows / their total duration, per minute, rounded to 0.1 bpm; null without any. */
+export function meanBpm(f: Facts): number | null {
+  let windows = 0
+  let samples = 0
+  for (let i = 0; i < f.beats.length; i++) {
+    if (!Number.isFinite(f.hr[i])) continue
+    windows++
+    samples += f.beats[i].sample - f.beats[i - AVG_BEATS].sample
   }
-  return count ? round1(60_000 / (sum / count)) : null
+  return windows ? round1((60 * f.fs * AVG_BEATS * windows) / samples) : null
 }
 
-/** The diagnosis labels: the events present, else "Normal Sinus Rhythm" when every overlapping rhythm is N and the NN mean is 60-100 bpm, else none. */
+/** The diagnosis labels: the events present, else "Normal Sinus Rhythm" when every overlapping rhythm is N and the mean rate is 60-100 bpm, else none. */
 export function diagnosisOf(f: Facts): string[] {
   if (f.events.size) return [...f.events.keys()]
-  const mean = meanNnBpm(f)
+  const mean = meanBpm(f)
   return f.episodes.every((r) => r.rhythm === 'N') && mean !== null && mean >= 60 && mean <= 100 ? ['Normal Sinus Rhythm'] : []
 }
 
@@ -340,28 +381,34 @@ export function extremeIndex(f: Facts, fastest: boolean): number {
 export function figuresOf(f: Facts): Record<string, unknown> {
   const b = f.beats
   const n = b.length
-  let nnSum = 0
-  let tachy = 0
-  let brady = 0
+  // Pauses: any interval over 2 s between consecutive kept beats, measured in samples.
   let pauses = 0
   let longest: number | null = null
   for (let i = 1; i < n; i++) {
-    if (b[i].afterBreak) continue
-    const rr = b[i].timeMs - b[i - 1].timeMs
-    if (rr > 2000) {
-      pauses++
-      longest = Math.max(longest ?? 0, rr)
-    }
-    if (b[i].label === 'N' && b[i - 1].label === 'N' && rr > 0) {
-      nnSum += rr
-      if (60_000 / rr > 100) tachy += rr
-      if (60_000 / rr < 60) brady += rr
-    }
+    const rr = b[i].sample - b[i - 1].sample
+    if (b[i].afterBreak || rr <= 0 || rr * 1000 <= 2000 * f.fs) continue
+    pauses++
+    longest = Math.max(longest ?? 0, (rr * 1000) / f.fs)
+  }
+  // Time above 100 / below 60 bpm: the windows' durations, by their averaged rate.
+  let windowed = 0
+  let tachy = 0
+  let brady = 0
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(f.hr[i])) continue
+    const w = b[i].sample - b[i - AVG_BEATS].sample
+    windowed += w
+    if (f.hr[i] > 100) tachy += w
+    if (f.hr[i] < 60) brady += w
   }
   const max = extremeIndex(f, true)
   const min = extremeIndex(f, false)
   const count = (cls: string) => b.filter((x) => x.label === cls).length
   const burden = (k: number) => (n > 0 ? Math.round((10_000 * k) / n) / 100 : null)
+  const bySymbol = (symbols: string[]) => {
+    const k = b.filter((x) => symbols.includes(x.symbol)).length
+    return { count: k, burdenPct: burden(k) }
+  }
   // Singles / couplets / runs: maximal same-class stretches (cut by breaks) of 1, 2, 3+ beats.
   const stretches = (cls: string) => {
     const lens: number[] = []
@@ -372,18 +419,26 @@ export function figuresOf(f: Facts): Record<string, unknown> {
     }
     return { singles: lens.filter((l) => l === 1).length, couplets: lens.filter((l) => l === 2).length, runs: lens.filter((l) => l >= 3).length }
   }
-  const episodes = (name: string) => f.events.get(name)?.occurrences.length ?? 0
+  // Bigeminy / trigeminy episodes as a report counts them: every one seen, its onset inside or not.
+  const episodes = (name: string) => {
+    const e = f.events.get(name)
+    return (e?.occurrences.length ?? 0) + (e?.ongoing ?? 0)
+  }
   const rhythms = new Map<string, number>()
   for (const r of f.episodes) rhythms.set(r.rhythm, (rhythms.get(r.rhythm) ?? 0) + Math.max(0, Math.min(r.endMs, f.endMs) - Math.max(r.startMs, f.startMs)))
   return {
     durationMs: f.endMs - f.startMs,
     totalBeats: n,
     excludedBeats: f.excluded,
-    meanHrBpm: meanNnBpm(f),
+    excludedMs: f.excludedMs,
+    unclassifiable: bySymbol(['Q', '?']),
+    paced: bySymbol(['/', 'f']),
+    avgBeats: AVG_BEATS,
+    meanHrBpm: meanBpm(f),
     maxHr: max < 0 ? null : { bpm: round1(f.hr[max]), timeMs: Math.round(b[max].timeMs) },
     minHr: min < 0 ? null : { bpm: round1(f.hr[min]), timeMs: Math.round(b[min].timeMs) },
-    tachyPct: nnSum > 0 ? round1((100 * tachy) / nnSum) : null,
-    bradyPct: nnSum > 0 ? round1((100 * brady) / nnSum) : null,
+    tachyPct: windowed > 0 ? round1((100 * tachy) / windowed) : null,
+    bradyPct: windowed > 0 ? round1((100 * brady) / windowed) : null,
     pauses,
     longestPauseMs: longest === null ? null : Math.round(longest * 1000) / 1000,
     supraventricular: { count: count('S'), burdenPct: burden(count('S')), ...stretches('S') },

@@ -1,8 +1,8 @@
 // Patterns of an excerpt's beat sequence (unit layer, table-driven): runs, bigeminy / trigeminy,
-// long RR intervals, the 8-beat NN average (the HR tracker's own series, which the facts of an
-// excerpt use) and sustained rates.
+// long RR intervals, the 8-beat average of every beat (the HR tracker's own series, which the
+// facts of an excerpt use), sustained rates, and which patterns touch the excerpt's edge.
 import { describe, expect, it } from 'vitest'
-import { findGeminy, findLongRr, findRuns, findSustainedRate, type PatternBeat, type Span } from '../../src/qa/beat-patterns.ts'
+import { findGeminy, findLongRr, findRuns, findSustainedRate, geminyAtEdge, rateAtEdge, spanAtEdge, sustainedExtreme, type PatternBeat, type Span } from '../../src/qa/beat-patterns.ts'
 import { createHrTracker } from '../../src/dsp/hr-stats.ts'
 import { rng } from '../helpers/seeded-random.ts'
 
@@ -26,7 +26,7 @@ function averagedHr(beats: readonly PatternBeat[], n: number): Float64Array {
   const t = createHrTracker({ avgBeats: n })
   return Float64Array.from(beats, (b) => {
     if (b.afterBreak) t.interrupt()
-    return t.add(b.label, b.timeMs)
+    return t.add(b.timeMs)
   })
 }
 // Beats at the given times (ms), all N unless labelled, "|" before a time marks a break.
@@ -124,15 +124,15 @@ describe('findLongRr', () => {
   })
 })
 
-// The reference: at beat i, the mean of the n intervals ending at i when every one of them is
-// an NN interval (both beats N, no break, positive), else NaN.
+// The reference: at beat i, the mean of the n intervals ending at i when every one of them joins
+// two consecutive beats (any label, no break, positive), else NaN.
 function naiveAveragedHr(beats: readonly PatternBeat[], n: number): number[] {
   return beats.map((_, i) => {
     if (i < n) return NaN
     let sum = 0
     for (let j = i - n + 1; j <= i; j++) {
       const rr = beats[j].timeMs - beats[j - 1].timeMs
-      if (beats[j].afterBreak || beats[j].label !== 'N' || beats[j - 1].label !== 'N' || !(rr > 0)) return NaN
+      if (beats[j].afterBreak || !(rr > 0)) return NaN
       sum += rr
     }
     return 60_000 / (sum / n)
@@ -143,7 +143,9 @@ describe('the HR tracker\'s averaged rate per beat', () => {
   const finite = (xs: ArrayLike<number>) => Array.from(xs, (x, i) => (Number.isFinite(x) ? i : -1)).filter((i) => i >= 0)
   it.each([
     { name: 'first value at the 9th beat of an N run', text: 'NNNNNNNNNN', want: [8, 9] },
-    { name: 'a V resets the window (two intervals lost)', text: 'NNNNNNNNNVNNNNNNNNN', want: [8, 18] },
+    // Every beat the ventricles make counts: a V is one more beat in the window, never a reset.
+    { name: 'a V is in the window like any beat', text: 'NNNNNNNNNVNNNNNNNNN', want: [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18] },
+    { name: 'an unclassifiable beat too', text: 'NNNNQNNNNN', want: [8, 9] },
     { name: 'a break resets it', text: 'NNNNNNNNN|NNNNNNNNN', want: [8, 17] },
     { name: 'a break one beat short of a window', text: 'NNNNNNNN|NNNNNNNNN', want: [16] },
     { name: 'too short', text: 'NNNNNNNN', want: [] },
@@ -151,7 +153,7 @@ describe('the HR tracker\'s averaged rate per beat', () => {
     expect(finite(averagedHr(seq(text), 8))).toEqual(want)
   })
 
-  it('is 60000 / the mean of the last 8 NN intervals', () => {
+  it('is 60000 / the mean of the last 8 intervals', () => {
     const beats = timed([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 8500, 9000])
     const hr = averagedHr(beats, 8)
     expect(hr[8]).toBeCloseTo(60, 10)
@@ -174,7 +176,7 @@ describe('the HR tracker\'s averaged rate per beat', () => {
     }
   })
 
-  it('its max and min are createHrTracker\'s maxHr and minHr (rounded to 0.1 bpm, at the same beat) on random sequences', () => {
+  it('its max and min are createHrTracker\'s maxHr and minHr (rounded to 0.1 bpm, at the same beat, ties counted) on random sequences', () => {
     const r = rng(17)
     let compared = 0
     for (let k = 0; k < 300; k++) {
@@ -182,7 +184,7 @@ describe('the HR tracker\'s averaged rate per beat', () => {
       const tracker = createHrTracker({ avgBeats: 8 })
       for (const b of beats) {
         if (b.afterBreak) tracker.interrupt()
-        tracker.add(b.label, b.timeMs)
+        tracker.add(b.timeMs)
       }
       const s = tracker.finish()
       const hr = averagedHr(beats, 8)
@@ -198,8 +200,9 @@ describe('the HR tracker\'s averaged rate per beat', () => {
         continue
       }
       compared++
-      expect(s.maxHr).toEqual({ bpm: Math.round(hr[hi] * 10) / 10, timeMs: beats[hi].timeMs })
-      expect(s.minHr).toEqual({ bpm: Math.round(hr[lo] * 10) / 10, timeMs: beats[lo].timeMs })
+      const ties = (x: number) => Array.from(hr).filter((y) => y === x).length
+      expect(s.maxHr).toEqual({ bpm: Math.round(hr[hi] * 10) / 10, timeMs: beats[hi].timeMs, ties: ties(hr[hi]) })
+      expect(s.minHr).toEqual({ bpm: Math.round(hr[lo] * 10) / 10, timeMs: beats[lo].timeMs, ties: ties(hr[lo]) })
     }
     expect(compared).toBeGreaterThan(200)
   })
@@ -240,5 +243,74 @@ describe('findSustainedRate', () => {
     const first = Array.from(hr).findIndex((x) => x > 100)
     expect(spans(got)).toEqual([[first, 59, first]])
     expect(hr[first - 1]).toBeLessThanOrEqual(100)
+  })
+})
+
+// The excerpt's first beat, and the first after a break, follow a beat no one sees: a pattern
+// reaching back to it may have begun before, so it has no onset in the excerpt.
+describe('patterns at the excerpt\'s edge', () => {
+  it.each([
+    { name: 'a run on the first beat', text: 'VVNN', want: [true] },
+    { name: 'a run on the first beat after a break', text: 'NN|VVN', want: [true] },
+    { name: 'a run with a beat seen before it', text: 'NVVN', want: [false] },
+    { name: 'one of each', text: 'VVNVVN', want: [true, false] },
+  ])('spanAtEdge: $name', ({ text, want }) => {
+    const beats = seq(text)
+    expect(findRuns(beats, 'V', 2, 2).map((x) => spanAtEdge(beats, x))).toEqual(want)
+  })
+
+  it.each([
+    { name: 'bigeminy from the first beat', text: 'NVNVNVNN', period: 2, want: [true] },
+    { name: 'bigeminy whose first N follows a V on the first beat (the V ends a cycle)', text: 'VNVNVNVN', period: 2, want: [true] },
+    { name: 'bigeminy after an N on the first beat (N N is no cycle end)', text: 'NNVNVNVN', period: 2, want: [false] },
+    { name: 'bigeminy right after a break, then a V', text: 'NNN|VNVNVNV', period: 2, want: [true] },
+    { name: 'trigeminy with N V before its first N', text: 'NVNNVNNVNNVN', period: 3, want: [true] },
+    { name: 'trigeminy with V N before its first N (not a cycle end)', text: 'VNNNVNNVNNV', period: 3, want: [false] },
+    { name: 'trigeminy a whole cycle in', text: 'NNNNNVNNVNNV', period: 3, want: [false] },
+  ])('geminyAtEdge: $name', ({ text, period, want }) => {
+    const beats = seq(text)
+    const found = findGeminy(beats, 'V', period as 2 | 3, 3)
+    expect(found.map((x) => geminyAtEdge(beats, x, 'V', period as 2 | 3))).toEqual(want)
+  })
+
+  it('rateAtEdge: an episode from the first full window has no onset; one that starts later has', () => {
+    const hr = Float64Array.from([NaN, NaN, 110, 110, 110, 90, 110, 110, 110, NaN, 110, 110, 110])
+    const beats = Array.from(hr, (_, i) => ({ timeMs: i * 1000, label: 'N' }))
+    const found = findSustainedRate(beats, hr, { aboveBpm: 100, sustainMs: 2000 }, () => true)
+    expect(found.map((x) => [x.first, rateAtEdge(hr, x)])).toEqual([[2, true], [6, false], [10, true]])
+  })
+})
+
+describe('sustainedExtreme', () => {
+  const at = (hr: number[]) => ({ beats: hr.map((_, i) => ({ timeMs: i * 1000, label: 'N' })), hr: Float64Array.from(hr) })
+  it.each([
+    { name: 'the highest rate held for 2 s', hr: [90, 99, 98, 97, 120, 95], o: { aboveBpm: 100, sustainMs: 2000 }, want: 97 },
+    { name: 'the lowest rate held for 2 s', hr: [70, 58, 59, 61, 50, 70], o: { belowBpm: 60, sustainMs: 2000 }, want: 61 },
+    { name: 'no stretch that long', hr: [110, 110], o: { aboveBpm: 100, sustainMs: 2000 }, want: null },
+    { name: 'NaN cuts a stretch', hr: [110, NaN, 110, 110], o: { aboveBpm: 100, sustainMs: 2000 }, want: null },
+  ])('$name', ({ hr, o, want }) => {
+    const x = at(hr)
+    expect(sustainedExtreme(x.beats, x.hr, o, () => true)).toBe(want)
+  })
+
+  it('is beyond the threshold exactly where findSustainedRate finds an episode (random series)', () => {
+    const r = rng(29)
+    for (let k = 0; k < 300; k++) {
+      const hr = Array.from({ length: 40 }, () => (r() < 0.05 ? NaN : 90 + r() * 20))
+      const x = at(hr)
+      const allowed = (i: number) => i % 17 !== 5
+      for (const o of [{ aboveBpm: 100, sustainMs: 3000 }, { belowBpm: 100, sustainMs: 3000 }]) {
+        const held = sustainedExtreme(x.beats, x.hr, o, allowed)
+        const beyond = held !== null && (o.aboveBpm !== undefined ? held > o.aboveBpm : held < o.belowBpm!)
+        expect(beyond).toBe(findSustainedRate(x.beats, x.hr, o, allowed).length > 0)
+      }
+    }
+  })
+})
+
+describe('findLongRr with a rule on the interval', () => {
+  it('keeps only the intervals `allowed` (by the beat ending them)', () => {
+    const beats = timed([0, 2500, 5000, 7500])
+    expect(spans(findLongRr(beats, 2000, 3000, (i) => i !== 2))).toEqual([[0, 1, 0], [2, 3, 2]])
   })
 })

@@ -1,9 +1,10 @@
 // The facts of one excerpt (unit layer, table-driven): the events of each source kind of the
-// vocabulary (beat symbols or detector labels, runs, geminy, long RR, sustained rates in sinus
-// context, rhythm episodes and their `boundary`), times rounded to the ms, evidence beats, and
-// eventIn / countable.
+// vocabulary (beat symbols or detector labels, runs, geminy, long RR, sinus pauses, sustained
+// rates in sinus context, rhythm episodes), `boundary` for every episode whose onset is not seen
+// (a rhythm begun before, a run, pattern or rate already going on at the first beat), times
+// rounded to the ms, evidence beats, and eventIn / countable / rateMargin.
 import { describe, expect, it } from 'vitest'
-import { countable, eventIn, excerptFacts, type ExcerptFacts, type FactsBeat, type RhythmSpan } from '../../src/qa/excerpt-facts.ts'
+import { countable, eventIn, excerptFacts, rateMargin, type ExcerptFacts, type FactsBeat, type RhythmSpan } from '../../src/qa/excerpt-facts.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 
 // fs = 1000: a sample is a millisecond.
@@ -34,9 +35,17 @@ function factsOf(beats: FactsBeat[], rhythms: RhythmSpan[] = []): ExcerptFacts {
 // Each event present and the times of its occurrences.
 const timesOf = (f: ExcerptFacts) => Object.fromEntries(f.events.map((e) => [e.name, e.occurrences.map((o) => o.timeMs)]))
 
-// 80 beats at 120 bpm (500 ms) from START: the 8-beat average is first there at beat 8.
+// 80 beats at 120 bpm (500 ms) from START: the 8-beat average is first there at beat 8, and fast
+// from there on, so the tachycardia is going on from the excerpt's start (no onset).
 const fast = () => beatsOf('N'.repeat(81), 500)
 const slow = () => beatsOf('N'.repeat(51), 1200)
+// 21 beats at 800 ms, then 70 at 500 ms: the 8-interval average first passes 100 bpm at beat 26
+// (2 x 800 + 6 x 500 = 4600 ms, under 4800), at START + 20 x 800 + 6 x 500.
+const rampFast = () => [...beatsOf('N'.repeat(21), 800), ...beatsOf('N'.repeat(70), 500, START + 20 * 800 + 500)]
+const RAMP_FAST_ONSET = START + 20 * 800 + 6 * 500
+// 21 beats at 800 ms, then 35 at 1200 ms: below 60 bpm from beat 25 (3 x 800 + 5 x 1200 = 8400 ms > 8000).
+const rampSlow = () => [...beatsOf('N'.repeat(21), 800), ...beatsOf('N'.repeat(35), 1200, START + 20 * 800 + 1200)]
+const RAMP_SLOW_ONSET = START + 20 * 800 + 5 * 1200
 
 describe('excerptFacts: events by source kind', () => {
   it.each([
@@ -70,8 +79,18 @@ describe('excerptFacts: events by source kind', () => {
     },
     {
       name: 'bigeminy then trigeminy, timed at the first N',
-      beats: beatsOf('NVNVNVNNNVNNVNNVN'),
-      want: { 'Premature Ventricular Contraction': [1, 3, 5, 9, 12, 15].map((i) => at(i)), 'Ventricular Bigeminy': [at(0)], 'Ventricular Trigeminy': [at(7)] },
+      beats: beatsOf('NNVNVNVNNNVNNVNNVN'),
+      want: { 'Premature Ventricular Contraction': [2, 4, 6, 10, 13, 16].map((i) => at(i)), 'Ventricular Bigeminy': [at(1)], 'Ventricular Trigeminy': [at(8)] },
+    },
+    {
+      name: 'bigeminy from the excerpt\'s first beat: present, no onset (it may have begun before)',
+      beats: beatsOf('NVNVNVNN'),
+      want: { 'Premature Ventricular Contraction': [1, 3, 5].map((i) => at(i)), 'Ventricular Bigeminy': [] },
+    },
+    {
+      name: 'a couplet and a run on the first beats: present, no onset; the PVCs are still counted',
+      beats: beatsOf('VVNNN|VVVNN'),
+      want: { 'Premature Ventricular Contraction': [0, 1, 5, 6, 7].map((i) => at(i)), 'Ventricular Couplet': [], 'Ventricular Tachycardia': [] },
     },
     {
       name: 'long RR: a sinus pause in (2, 3] s and an asystole above 3 s, timed at the beat before',
@@ -84,26 +103,36 @@ describe('excerptFacts: events by source kind', () => {
       want: {},
     },
     {
-      name: 'sustained fast rate without rhythm annotation: sinus tachycardia at the first full window',
+      name: 'a fast rate from the first full window is going on already: sinus tachycardia, no onset',
       beats: fast(),
-      want: { 'Sinus Tachycardia': [at(8, 500)] },
+      want: { 'Sinus Tachycardia': [] },
     },
     {
-      name: 'sustained slow rate: sinus bradycardia',
+      name: 'a slow rate from the first full window: sinus bradycardia, no onset',
       beats: slow(),
-      want: { 'Sinus Bradycardia': [at(8, 1200)] },
+      want: { 'Sinus Bradycardia': [] },
+    },
+    {
+      name: 'a rate that becomes fast inside the excerpt: sinus tachycardia at the first window above 100 bpm',
+      beats: rampFast(),
+      want: { 'Sinus Tachycardia': [RAMP_FAST_ONSET] },
+    },
+    {
+      name: 'one that becomes slow: sinus bradycardia at the first window below 60 bpm',
+      beats: rampSlow(),
+      want: { 'Sinus Bradycardia': [RAMP_SLOW_ONSET] },
     },
     {
       name: 'the fast rate in an N episode is sinus tachycardia',
-      beats: fast(),
+      beats: rampFast(),
       rhythms: [rhythm('N', 0)],
-      want: { 'Sinus Tachycardia': [at(8, 500)] },
+      want: { 'Sinus Tachycardia': [RAMP_FAST_ONSET] },
     },
     {
       name: 'the slow rate in an SBR episode is sinus bradycardia',
-      beats: slow(),
+      beats: rampSlow(),
       rhythms: [rhythm('SBR', 0)],
-      want: { 'Sinus Bradycardia': [at(8, 1200)] },
+      want: { 'Sinus Bradycardia': [RAMP_SLOW_ONSET] },
     },
     {
       name: 'the fast rate in atrial fibrillation is not sinus tachycardia (the fibrillation started before: boundary, no onset)',
@@ -188,14 +217,18 @@ describe('excerptFacts: boundary, times, evidence', () => {
     expect(eventIn(f, 'Premature Ventricular Contraction')!.occurrences.map((o) => o.beats)).toEqual([s(2), s(3), s(4), s(6), s(8), s(10)])
     const pause = factsOf([...beatsOf('NN'), ...beatsOf('N', 800, at(1) + 2400)])
     expect(eventIn(pause, 'Sinus Pause')!.occurrences).toEqual([{ timeMs: at(1), sample: at(1), beats: [at(1), at(1) + 2400] }])
-    const tachy = eventIn(factsOf(fast()), 'Sinus Tachycardia')!.occurrences[0]
-    expect([tachy.beats[0], tachy.beats.at(-1)]).toEqual([at(8, 500), at(80, 500)])
+    const ramp = rampFast()
+    const tachy = eventIn(factsOf(ramp), 'Sinus Tachycardia')!.occurrences[0]
+    expect([tachy.beats[0], tachy.beats.at(-1)]).toEqual([RAMP_FAST_ONSET, ramp.at(-1)!.sample])
+    // Going on from the start: no occurrence, its beats kept as the ongoing episode.
+    const ongoing = eventIn(factsOf(fast()), 'Sinus Tachycardia')!
+    expect([ongoing.occurrences, ongoing.boundary, ongoing.ongoing.map((o) => [o.beats[0], o.beats.at(-1)])]).toEqual([[], true, [[at(8, 500), at(80, 500)]]])
   })
 
   it('gives the heart-rate figures of summarize\'s tracker and the averaged series', () => {
     const f = factsOf(fast())
     expect(f.hr.meanHrBpm).toBe(120)
-    expect(f.hr.maxHr).toEqual({ bpm: 120, timeMs: at(8, 500) })
+    expect(f.hr.maxHr).toEqual({ bpm: 120, timeMs: at(8, 500), ties: 73 })
     expect(Array.from(f.hrAvg.slice(7, 9))).toEqual([NaN, 120])
     expect(f.excerptId).toBe('r:ex:t:1000')
   })
@@ -212,5 +245,60 @@ describe('eventIn and countable', () => {
   ])('$event', ({ event, present, countable: c }) => {
     expect(eventIn(f, event) !== null).toBe(present)
     expect(countable(f, event)).toBe(c)
+  })
+})
+
+// A sinus pause is the sinus node failing to fire: a long RR between two sinus-conducted beats in
+// a rhythm the sinus node drives. The compensatory pause after a premature beat, a long RR in
+// atrial fibrillation or flutter, or one that ends in an escape beat is not one; asystole (over
+// 3 s) is any interval that long.
+describe('excerptFacts: sinus pause and asystole', () => {
+  const withSymbols = (symbols: string, gapAfter: number, gapMs: number): FactsBeat[] => {
+    const out: FactsBeat[] = []
+    let t = START
+    ;[...symbols].forEach((symbol, i) => {
+      const label = symbol === 'V' ? 'V' : symbol === 'A' ? 'S' : 'N'
+      out.push({ sample: t, timeMs: t, label, symbol })
+      t += i === gapAfter ? gapMs : 800
+    })
+    return out
+  }
+  it.each([
+    { name: 'between two normal beats in sinus rhythm', symbols: 'NNNNN', rhythms: [rhythm('N', 0)], want: ['Sinus Pause'] },
+    { name: 'between bundle branch block beats, unannotated', symbols: 'LLLLL', rhythms: [], want: ['Sinus Pause'] },
+    { name: 'after a PVC (its compensatory pause)', symbols: 'NNVNN', rhythms: [], want: ['Premature Ventricular Contraction'] },
+    { name: 'after a PAC', symbols: 'NNANN', rhythms: [], want: ['Premature Atrial Contraction'] },
+    { name: 'ending in a junctional escape beat', symbols: 'NNNjN', rhythms: [], want: [] },
+    { name: 'in atrial fibrillation', symbols: 'NNNNN', rhythms: [rhythm('AFIB', 0)], want: ['Atrial Fibrillation'] },
+    { name: 'in atrial flutter', symbols: 'NNNNN', rhythms: [rhythm('AFL', 0)], want: ['Atrial Flutter'] },
+    { name: 'in ventricular trigeminy (a sinus-driven rhythm)', symbols: 'NNNNN', rhythms: [rhythm('T', 0)], want: ['Sinus Pause'] },
+  ])('a 2.5 s RR $name', ({ symbols, rhythms, want }) => {
+    const f = factsOf(withSymbols(symbols, 2, 2500), rhythms)
+    expect(f.events.map((e) => e.name)).toEqual(want)
+  })
+
+  it('a 3.5 s RR is asystole, in atrial fibrillation too', () => {
+    expect(factsOf(withSymbols('NNNNN', 2, 3500), [rhythm('AFIB', 0)]).events.map((e) => e.name)).toEqual(['Asystole', 'Atrial Fibrillation'])
+  })
+})
+
+// How far an excerpt is from a sustained-rate event's threshold: what a question needs before it
+// says "no sinus tachycardia" of an excerpt whose rate sits at 100 bpm.
+describe('rateMargin', () => {
+  it.each([
+    { name: '120 bpm throughout: tachycardia present, 20 bpm above', beats: fast(), event: 'Sinus Tachycardia', want: 20 },
+    { name: '120 bpm: bradycardia absent, 60 bpm above its threshold', beats: fast(), event: 'Sinus Bradycardia', want: 60 },
+    { name: '50 bpm: bradycardia present, 10 bpm below', beats: slow(), event: 'Sinus Bradycardia', want: 10 },
+    { name: 'about 99 bpm: tachycardia absent by little', beats: beatsOf('N'.repeat(70), 606), event: 'Sinus Tachycardia', want: 100 - (60_000 * 8) / (8 * 606) },
+    { name: 'too few beats for 30 s: null', beats: beatsOf('N'.repeat(30), 500), event: 'Sinus Tachycardia', want: null },
+    { name: 'not a rate event: null', beats: fast(), event: 'Premature Ventricular Contraction', want: null },
+  ])('$name', ({ beats, event, want }) => {
+    const m = rateMargin(factsOf(beats), event)
+    if (want === null) expect(m).toBeNull()
+    else expect(m).toBeCloseTo(want, 9)
+  })
+
+  it('is measured in sinus context only: fibrillation at 120 bpm gives no rate for sinus tachycardia', () => {
+    expect(rateMargin(factsOf(fast(), [rhythm('AFIB', 0)]), 'Sinus Tachycardia')).toBeNull()
   })
 })

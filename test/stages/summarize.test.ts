@@ -115,7 +115,8 @@ describe('summarize stage', () => {
     expect(s.excludedBeats).toBe(9)
     expect(s.hr.pauses.count).toBe(0)
     expect(s.hr.meanHrBpm).toBe(60)
-    expect(s.hr.nnIntervals).toBe(48) // 19 before the artifact and 29 after it
+    expect(s.hr.rrIntervals).toBe(48) // 19 before the artifact and 29 after it
+    expect(s.hr.windows).toBe(12 + 22) // the 8-interval windows of each run
     expect(s.quality).toEqual({ windows: 6, leads: { MLII: { flaggedMs: 10_000, invalid: 0, flat: 0, saturated: 0, noisy: 1 }, V5: { flaggedMs: 0, invalid: 0, flat: 0, saturated: 0, noisy: 0 } } })
   })
 
@@ -143,7 +144,8 @@ describe('summarize stage', () => {
       const s = summaryOf((await runStage(summarize, items, { options: { excludeArtifacts } })).items)
       expect(s.totalBeats).toBe(60)
       expect(s.hr.pauses.count).toBe(0)
-      expect(s.hr.nnIntervals).toBe(58)
+      expect(s.hr.rrIntervals).toBe(58)
+      expect(s.hr.windows).toBe(22 + 22)
       expect(s.hr.minHr.bpm).toBe(60)
       expect(s.hr.slowestBeat.rrMs).toBe(1000)
     }
