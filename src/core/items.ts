@@ -237,14 +237,21 @@ export interface QaGold {
   /** The event asked about. */
   event?: string
   extremum?: 'fastest' | 'slowest'
-  /** The averaged heart rate at the extreme (bpm). */
+  /** Which rate an extremum item asks: averaged over a window of beats, or one beat's RR interval. */
+  basis?: 'average' | 'beat'
+  /** The heart rate at the extreme (bpm), on that basis. */
   bpm?: number
   /** Report figures (report tasks). */
   figures?: Record<string, unknown>
   /** The samples of the beats the answer rests on. */
   evidenceBeats: number[]
-  /** How the options were made: a group sharing one option set, a yes/no pair, or beats shifted around the truth at `rank`. */
-  design?: { distractors: 'group' | 'pair' | 'shift'; group?: string; rank?: number }
+  /**
+   * How the options were made and which block of its excerpt the item belongs to: a group sharing
+   * one option set, a present/absent pair of excerpts (its questions about one finding), or decoys
+   * exchangeable with the truth (its rank in time order as drawn); a diagnosis item's form (the
+   * one option present, or the one absent).
+   */
+  design?: { distractors: 'group' | 'pair' | 'exchangeable'; group?: string; rank?: number; form?: 'present' | 'absent' }
 }
 
 /** What a model is given for a QA item, per modality, with the sizes a model's budget is checked against. */

@@ -1,27 +1,51 @@
-// Decoy beats around a true one for the closed timing tasks: `rank` of them before it and
-// 3 - rank after, drawn at random from a pool of the excerpt's beats, no two chosen beats (the
-// truth included) neighbours. Neighbours would give the truth away from the numbers alone: the
-// options of a premature beat and the beats either side of it are spaced by its short coupling
-// interval and the long pause after it, which a blind answerer can read off the option values.
-// Random beats spaced by whole stretches of rhythm carry no such mark. Every two options, the
-// truth included, are kept at least as far apart as the truth is from any beat that could not be
-// a decoy, so the truth is not the option with the emptiest neighbourhood either.
+// Decoy beats for the closed timing tasks, drawn so the four options are exchangeable: seen only
+// as times inside the excerpt, the truth is no likelier to be any one of them. A decoy is placed
+// where a truth of the same question lies in another excerpt of the record (its position as a
+// fraction of that excerpt), snapped to the nearest beat that may be a decoy; so decoys follow
+// wherever truths fall (events spread over a tile, rate extremes crowding its edges) instead of
+// a rule of their own that an answerer could tell from the truth's (a fixed number before and
+// after the truth, uniform between it and the edges, left the truth recognisable half the time).
+// No two options (the truth included) are within `minApart` beats of each other, a rule that
+// treats every option alike: neighbouring beats would show a premature beat's short coupling
+// interval and the pause after it. The truth's rank in time order is whatever the draw gives;
+// fixing it in advance would make the decoys depend on the truth again.
 
-/** Indices (ascending) of the decoys, every two options more than `minApart` beats apart, or null when the pool has too few on either side. */
-export function decoysAround(truth: number, pool: readonly number[], rank: number, below: (n: number) => number, minApart = 1): number[] | null {
-  const apart = (a: number, b: number) => Math.abs(a - b) > minApart
-  const pickFrom = (side: number[], n: number): number[] | null => {
-    const out: number[] = []
-    let left = side.filter((i) => apart(i, truth))
-    while (out.length < n) {
-      if (left.length === 0) return null
-      const i = left[below(left.length)]
-      out.push(i)
-      left = left.filter((j) => apart(j, i))
+export interface DecoyInput {
+  /** Index of the true beat. */
+  truth: number
+  /** Indices (ascending) of the beats that may be decoys. */
+  pool: readonly number[]
+  /** Position of a beat in the excerpt, 0 at its start and 1 at its end. */
+  position: (index: number) => number
+  /** Positions of the truths of the same question in the record's other excerpts. */
+  references: readonly number[]
+  minApart: number
+}
+
+const TRIES = 40
+
+/** Indices of 3 decoys (ascending), or null when no draw fits within a few tries (or fewer than 3 references). */
+export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number): number[] | null {
+  if (d.references.length < 3 || d.pool.length < 3) return null
+  const positions = d.pool.map(d.position)
+  const nearest = (p: number) => {
+    let lo = 0
+    let hi = positions.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (positions[mid] < p) lo = mid + 1
+      else hi = mid
     }
-    return out
+    return lo > 0 && Math.abs(positions[lo - 1] - p) <= Math.abs(positions[lo] - p) ? d.pool[lo - 1] : d.pool[lo]
   }
-  const before = pickFrom(pool.filter((i) => i < truth), rank)
-  const after = pickFrom(pool.filter((i) => i > truth), 3 - rank)
-  return before && after ? [...before, ...after].sort((a, b) => a - b) : null
+  for (let t = 0; t < TRIES; t++) {
+    const chosen = [d.truth]
+    for (let k = 0; k < 3; k++) {
+      const beat = nearest(d.references[below(d.references.length)])
+      if (chosen.some((c) => Math.abs(c - beat) <= d.minApart)) break
+      chosen.push(beat)
+    }
+    if (chosen.length === 4) return chosen.slice(1).sort((a, b) => a - b)
+  }
+  return null
 }

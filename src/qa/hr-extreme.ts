@@ -1,30 +1,45 @@
-// The fastest or slowest heart rate of an excerpt, as summarize reports it (the 8-beat NN average;
-// its time is the beat ending the window), and which other moments a closed item may offer beside
-// it: windows sharing no beat with it whose rate is at least `marginBpm` away. Every two options
-// are kept more than avgBeats + 2 beats apart (decoy-beats.ts): the moments near the extreme
-// rate are near it in time, so with decoys allowed close to one another the truth would be the
-// option with the widest gaps around it (the option before the widest step between options was
-// the truth 40 % of the time in a synthetic audit). An open item is fair only when every window
-// sharing no beat with the extreme is that far (`clear`), else two moments tie within what a
-// reader can measure.
+// The fastest or slowest heart rate of an excerpt, on one of two bases, and which other moments a
+// closed item may offer beside it:
+//   average  the rate averaged over `avgBeats` consecutive RR intervals (summarize's, so the
+//            extremes asked are the ones a report states), timed at the beat ending the window;
+//   beat     the instantaneous rate of one RR interval (the shortest RR is the fastest beat,
+//            the longest the slowest), timed at the beat ending it, as the public release asks.
+// Rates are compared in whole samples, so two windows of exactly the same length tie, and an
+// excerpt whose extreme ties is not asked. Decoys are moments clearly (the margin) slower or
+// faster that share no beat with the truth; an open item is asked only where every such moment
+// is that clear of the extreme (`clear`), else two moments tie within what a reader can measure.
 import type { ExcerptFacts } from './excerpt-facts.ts'
-import { decoysAround } from './decoy-beats.ts'
+
+export type Extremum = 'fastest' | 'slowest'
+export type RateBasis = 'average' | 'beat'
 
 export interface HrExtreme {
-  which: 'fastest' | 'slowest'
-  /** Index of the beat ending the extreme window. */
+  which: Extremum
+  basis: RateBasis
+  /** Index of the beat ending the extreme window or interval. */
   index: number
   bpm: number
   timeMs: number
-  /** Beats ending windows that share no beat with it and are at least the margin away from it (decoy times), in time order. */
+  /** Beats ending windows (intervals) clearly slower (faster) and sharing no beat with it, in time order. */
   others: number[]
-  /** Every window sharing no beat with it is at least the margin away. */
+  /** Every window (interval) sharing no beat with it is at least the margin away. */
   clear: boolean
 }
 
-/** The extreme of the averaged rate, or null when the excerpt has none. */
-export function hrExtreme(facts: ExcerptFacts, which: 'fastest' | 'slowest', avgBeats: number, marginBpm: number): HrExtreme | null {
-  const hr = facts.hrAvg
+// The rate at each beat on a basis (NaN where none ends there) and how many intervals it spans.
+function rates(facts: ExcerptFacts, basis: RateBasis): { bpm: Float64Array; span: number } {
+  if (basis === 'average') return { bpm: facts.hrAvg, span: facts.avgBeats }
+  const bpm = new Float64Array(facts.beats.length).fill(NaN)
+  for (let i = 1; i < facts.beats.length; i++) {
+    const rr = facts.beats[i].sample - facts.beats[i - 1].sample
+    if (!facts.beats[i].afterBreak && rr > 0) bpm[i] = (60 * facts.fs) / rr
+  }
+  return { bpm, span: 1 }
+}
+
+/** The extreme rate on `basis`, or null when the excerpt has none or its extreme ties. */
+export function hrExtreme(facts: ExcerptFacts, which: Extremum, basis: RateBasis, marginBpm: number): HrExtreme | null {
+  const { bpm: hr, span } = rates(facts, basis)
   const sign = which === 'fastest' ? 1 : -1
   let best = -1
   for (let i = 0; i < hr.length; i++) if (Number.isFinite(hr[i]) && (best < 0 || sign * hr[i] > sign * hr[best])) best = i
@@ -32,14 +47,22 @@ export function hrExtreme(facts: ExcerptFacts, which: 'fastest' | 'slowest', avg
   const others: number[] = []
   let clear = true
   for (let i = 0; i < hr.length; i++) {
-    if (!Number.isFinite(hr[i]) || Math.abs(i - best) <= avgBeats) continue
+    if (!Number.isFinite(hr[i]) || i === best) continue
+    if (hr[i] === hr[best]) return null
+    if (Math.abs(i - best) <= span) continue
     if (sign * (hr[best] - hr[i]) < marginBpm) clear = false
     else others.push(i)
   }
-  return { which, index: best, bpm: Math.round(hr[best] * 10) / 10, timeMs: Math.round(facts.beats[best].timeMs), others, clear }
+  return { which, basis, index: best, bpm: Math.round(hr[best] * 10) / 10, timeMs: Math.round(facts.beats[best].timeMs), others, clear }
 }
 
-/** Decoy beats for a closed item: beats clearly slower (faster) than the extreme, at `rank`, every two options more than avgBeats + 2 beats apart (decoy-beats.ts). */
-export function extremeDecoys(x: HrExtreme, rank: number, avgBeats: number, below: (n: number) => number): number[] | null {
-  return decoysAround(x.index, x.others, rank, below, avgBeats + 2)
+/** The beats the extreme rests on: its window (or interval). */
+export function extremeBeats(facts: ExcerptFacts, x: HrExtreme): number[] {
+  const span = x.basis === 'average' ? (facts.avgBeats) : 1
+  return facts.beats.slice(Math.max(0, x.index - span), x.index + 1).map((b) => b.sample)
+}
+
+/** Beats a closed item's options must keep between them: more than a window, so no two share a beat. */
+export function extremeApart(facts: ExcerptFacts, x: HrExtreme): number {
+  return x.basis === 'average' ? (facts.avgBeats) + 2 : 2
 }

@@ -1,21 +1,26 @@
-// A record's questions from the facts of its excerpts (pure): which items each task makes, and
-// how the closed ones are balanced across excerpts (option-groups.ts): presence and evidence in
-// yes/no pairs per event, counts and diagnoses in groups sharing one option set, timing options
-// shifted around the truth with its rank drawn from a deck. Random choices come from seeded
-// streams named by record and purpose, so a rerun gives the same items and a task added later
-// does not reshuffle the others.
+// A record's questions from the facts of its excerpts (pure). Each excerpt hosts one block of
+// questions chosen by what it holds (excerpt-roles.ts: a present/absent pair about one finding,
+// a counting group, a timing item, a diagnosis group), so no question gives another away, plus
+// the questions asked of every excerpt whatever it holds (open diagnosis, heart-rate extremes,
+// reports). Closed options are balanced across the record's excerpts (option-groups.ts) or drawn
+// exchangeable with the truth (decoy-beats.ts). Random choices come from seeded streams named
+// by record and purpose, so a rerun gives the same items and one task's draws do not move
+// another's.
 import { createSeededRandom, type SeededRandom } from '../excerpts/seeded-random.ts'
 import { countable, eventIn, type ExcerptFacts } from './excerpt-facts.ts'
 import type { QaDraft } from './draft.ts'
 import { diagnosisLabels } from './diagnosis-labels.ts'
 import { TASK_TYPES, type TaskType } from './holtercare-format.ts'
-import { hrExtreme } from './hr-extreme.ts'
-import { createDeck, labelGroups, numericGroups, pairs, shuffled } from './option-groups.ts'
+import { hrExtreme, type Extremum, type RateBasis } from './hr-extreme.ts'
+import { labelGroups, numericGroups, pairs, shuffled } from './option-groups.ts'
+import { assignRoles, type Role } from './excerpt-roles.ts'
+import { countWords, isRateEvent } from './count-words.ts'
+import type { VocabularyEvent } from './vocabulary.ts'
 import { closedPresence } from './tasks/closed-presence.ts'
 import { closedEventCounting } from './tasks/closed-event-counting.ts'
-import { closedEventTiming } from './tasks/closed-event-timing.ts'
+import { closedEventTiming, spanPosition, timingTruth } from './tasks/closed-event-timing.ts'
 import { closedHrExtremumTiming } from './tasks/closed-hr-extremum-timing.ts'
-import { closedDiagnosis } from './tasks/closed-diagnosis.ts'
+import { closedDiagnosis, type DiagnosisForm } from './tasks/closed-diagnosis.ts'
 import { openEventCounting } from './tasks/open-event-counting.ts'
 import { openEventTiming } from './tasks/open-event-timing.ts'
 import { openHrExtremumTiming } from './tasks/open-hr-extremum-timing.ts'
@@ -27,14 +32,17 @@ import { reportGeneralSummary } from './tasks/report-general-summary.ts'
 export interface QuestionOptions {
   seed: string
   avgBeats: number
-  /** The extreme rate must beat every window sharing no beat with it by this much. */
+  /** Decoy moments of an extremum item are at least this much slower (faster); an open one needs every other moment this clear. */
   marginBpm: number
+  /** An excerpt said to lack a sustained rate keeps at least this far from its threshold. */
+  presenceMarginBpm: number
   /** Longest list of times a timing item asks for. */
   maxList: number
-  /** Event-based items of one task per excerpt (open counting and timing, closed timing). */
-  perExcerpt: number
-  /** Yes/no pairs per event and task in a record. */
+  /** Present/absent pairs per event in a record. */
   pairsPerEvent: number
+  /** Fewest options a diagnosis item may have (groups of 4 are tried first, then down to this). */
+  minDiagnosisOptions: number
+  vocabulary: readonly VocabularyEvent[]
 }
 
 export interface Excerpted {
@@ -48,100 +56,152 @@ export interface RecordDraft {
   draft: QaDraft
 }
 
+const BEAT_EVENT = (facts: ExcerptFacts, name: string, vocab: readonly VocabularyEvent[]) => !isRateEvent(name, vocab) && eventIn(facts, name)?.kind !== 'rhythm'
+
 /** Every item of a record, in excerpt order then task order. */
 export function recordQuestions(recordId: string, excerpts: readonly Excerpted[], o: QuestionOptions): RecordDraft[] {
   const rng = (purpose: string) => createSeededRandom(`${o.seed}:${recordId}:${purpose}`)
   const out: RecordDraft[] = []
   const add = (excerpt: number, draft: QaDraft | null) => draft && out.push({ excerpt, draft })
-  const withTask = (t: TaskType) => excerpts.flatMap((e, i) => (e.tasks.has(t) ? [i] : []))
-  const events = (idx: number[]) => [...new Set(idx.flatMap((i) => excerpts[i].facts.events.map((e) => e.name)))]
   const fx = (i: number) => excerpts[i].facts
+  const has = (i: number, t: TaskType) => excerpts[i].tasks.has(t)
+  const onceEvents = (i: number) => fx(i).events.filter((e) => BEAT_EVENT(fx(i), e.name, o.vocabulary) && timingTruth(fx(i), e.name) !== null).map((e) => e.name)
+  const roles = assignRoles(excerpts.map((e, i) => ({ tasks: e.tasks, canTime: onceEvents(i).length > 0, canDiagnose: diagnosisLabels(fx(i)).length > 0 })), rng('roles'))
+  const withRole = (r: Role) => roles.flatMap((x, i) => (x === r ? [i] : []))
 
-  for (const task of ['closed_presence', 'open_evidence_reasoning'] as const) {
-    const idx = withTask(task)
-    for (const ev of events(idx)) {
-      const r = rng(`${task}:${ev}`)
-      pairs(idx.filter((i) => eventIn(fx(i), ev)), idx.filter((i) => !eventIn(fx(i), ev)), o.pairsPerEvent, r).forEach(([yes, no], k) => {
-        const group = `${task}:${ev}:${k}`
-        if (task === 'open_evidence_reasoning') {
-          for (const i of [yes, no]) add(i, openEvidenceReasoning(fx(i), ev, group, r))
-          return
-        }
-        const options = r.below(2) ? null : r.below(2) ? ['Yes', 'No'] : ['No', 'Yes']
-        for (const i of [yes, no]) add(i, closedPresence(fx(i), ev, options, group, r))
-      })
-    }
-  }
+  const used = new Set<number>()
+  pairBlocks(withRole('pair'), fx, has, o, rng, add, used)
+  countGroups(withRole('count'), fx, o, rng('closed_event_counting'), add, used)
+  // What a block could not use goes to the diagnosis groups, then to the extremum items.
+  const spare = (i: number) => !used.has(i) && (roles[i] === 'pair' || roles[i] === 'count')
+  const canDx = (i: number) => has(i, 'closed_diagnosis') && diagnosisLabels(fx(i)).length > 0
+  diagnosisGroups(excerpts.flatMap((_, i) => (roles[i] === 'diagnosis' || (spare(i) && canDx(i)) ? [i] : [])), fx, o.minDiagnosisOptions, rng('closed_diagnosis'), add, used)
+  const extremumIdx = excerpts.flatMap((_, i) => (roles[i] === 'extremum' || (!used.has(i) && roles[i] !== 'timing' && roles[i] !== null) ? [i] : []))
 
-  const countIdx = withTask('closed_event_counting')
-  for (const ev of events(countIdx)) {
-    const r = rng(`closed_event_counting:${ev}`)
-    const cands = countIdx.filter((i) => countable(fx(i), ev)).map((i) => ({ ref: i, value: eventIn(fx(i), ev)?.occurrences.length ?? 0 }))
-    const counts = countIdx.map((i) => eventIn(fx(i), ev)).find((e) => e)!.counts
-    numericGroups(cands, 4, r).forEach((g, k) => {
-      for (const m of g.members) add(m.ref, closedEventCounting(fx(m.ref), ev, counts, g.values, m.truth, `closed_event_counting:${ev}:${k}`, r))
-    })
-  }
-
-  const timingRank = rankDeck(rng('closed_event_timing:deck'))
-  for (const i of withTask('closed_event_timing')) {
+  // Timing: the truth positions of every timing-eligible (excerpt, event) of the record are where decoys go.
+  const timingIdx = withRole('timing')
+  const truthsAt = excerpts.flatMap((e, i) => (!e.tasks.has('closed_event_timing') ? [] : onceEvents(i)).map((ev) => ({ i, p: spanPosition(fx(i), timingTruth(fx(i), ev)!) })))
+  for (const i of timingIdx) {
     const r = rng(`closed_event_timing:${i}`)
-    const once = fx(i).events.filter((e) => !e.boundary && e.occurrences.length === 1 && e.occurrences[0].beats.length > 0).map((e) => e.name)
-    for (const ev of shuffled(once, r).slice(0, o.perExcerpt)) add(i, timingRank((rank) => closedEventTiming(fx(i), ev, rank, r)))
+    const ev = shuffled(onceEvents(i), r)[0]
+    add(i, closedEventTiming(fx(i), ev, countWords(ev, o.vocabulary), truthsAt.filter((t) => t.i !== i).map((t) => t.p), r))
   }
 
-  const hrRank = rankDeck(rng('closed_HR_extremum_timing:deck'))
-  for (const i of withTask('closed_HR_extremum_timing')) {
-    const r = rng(`closed_HR_extremum_timing:${i}`)
-    const x = hrExtreme(fx(i), r.below(2) ? 'fastest' : 'slowest', o.avgBeats, o.marginBpm)
-    if (x) add(i, hrRank((rank) => closedHrExtremumTiming(fx(i), x, rank, o.avgBeats, r)))
-  }
-
-  const dx = withTask('closed_diagnosis').flatMap((i) => {
-    const labels = diagnosisLabels(fx(i))
-    return labels.length ? [{ ref: i, truths: labels, present: new Set(labels) }] : []
+  extremumItems(excerpts, extremumIdx, o, rng, add)
+  excerpts.forEach((e, i) => {
+    if (e.tasks.has('open_diagnosis')) add(i, openDiagnosis(fx(i), rng(`open_diagnosis:${i}`)))
+    if (e.tasks.has('report_statistical_overview')) add(i, reportStatisticalOverview(fx(i), o.avgBeats, rng(`report_statistical_overview:${i}`)))
+    if (e.tasks.has('report_general_summary')) add(i, reportGeneralSummary(fx(i), o.avgBeats, rng(`report_general_summary:${i}`)))
   })
-  const dr = rng('closed_diagnosis')
-  labelGroups(dx, 4, 2, dr).forEach((g, k) => {
-    for (const m of g.members) add(m.ref, closedDiagnosis(fx(m.ref), g.values, m.truth, `closed_diagnosis:${k}`, dr))
-  })
-
-  for (const i of withTask('open_event_counting')) {
-    const r = rng(`open_event_counting:${i}`)
-    for (const ev of shuffled(fx(i).events.filter((e) => !e.boundary).map((e) => e.name), r).slice(0, o.perExcerpt)) add(i, openEventCounting(fx(i), ev, r))
-  }
-  for (const i of withTask('open_event_timing')) {
-    const r = rng(`open_event_timing:${i}`)
-    for (const ev of timable(fx(i), o, r)) add(i, openEventTiming(fx(i), ev, r))
-  }
-  for (const i of withTask('open_HR_extremum_timing')) {
-    const r = rng(`open_HR_extremum_timing:${i}`)
-    const x = hrExtreme(fx(i), r.below(2) ? 'fastest' : 'slowest', o.avgBeats, o.marginBpm)
-    if (x?.clear) add(i, openHrExtremumTiming(fx(i), x, o.avgBeats, r))
-  }
-  for (const i of withTask('open_diagnosis')) add(i, openDiagnosis(fx(i), rng(`open_diagnosis:${i}`)))
-  for (const i of withTask('report_statistical_overview')) add(i, reportStatisticalOverview(fx(i), o.avgBeats, rng(`report_statistical_overview:${i}`)))
-  for (const i of withTask('report_general_summary')) add(i, reportGeneralSummary(fx(i), o.avgBeats, rng(`report_general_summary:${i}`)))
   // Excerpt order, then the tasks' order; a task's items keep the order they were made in.
   const rank = (t: TaskType) => TASK_TYPES.indexOf(t)
   return out.sort((a, b) => a.excerpt - b.excerpt || rank(a.draft.task) - rank(b.draft.task))
 }
 
-// Makes an item at the truth's rank from a deck of the 4 ranks; a rank whose item cannot be made
-// (too few decoys on one side) goes to the next item, so the ranks of the items made stay balanced.
-function rankDeck(r: SeededRandom): (make: (rank: number) => QaDraft | null) => QaDraft | null {
-  const deck = createDeck(4, r)
-  const returned: number[] = []
-  return (make) => {
-    const rank = returned.pop() ?? deck()
-    const d = make(rank)
-    if (!d) returned.push(rank)
-    return d
+type Add = (excerpt: number, draft: QaDraft | null) => void
+
+// Whether an excerpt can stand for "the event is absent": absent, and for a sustained rate, clear of its threshold.
+function clearlyAbsent(facts: ExcerptFacts, ev: string, margin: number): boolean {
+  if (eventIn(facts, ev)) return false
+  const rate = facts.sustainedRates.find((s) => s.event === ev)
+  if (!rate) return true
+  return rate.bpm === null || (rate.above ? rate.thresholdBpm - rate.bpm >= margin : rate.bpm - rate.thresholdBpm >= margin)
+}
+
+// Present/absent pairs per event, rarest first so rare events find partners; every question of a
+// pair is asked of both its excerpts or of neither, so what is asked says nothing.
+function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: TaskType) => boolean, o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
+  const present = (i: number, ev: string) => { const e = eventIn(fx(i), ev); return e !== null && !e.boundary }
+  const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))]
+  const tally = (ev: string) => idx.filter((i) => present(i, ev)).length
+  for (const ev of names.sort((a, b) => tally(a) - tally(b) || (a < b ? -1 : 1))) {
+    const r = rng(`pair:${ev}`)
+    const yes = idx.filter((i) => !used.has(i) && present(i, ev))
+    const no = idx.filter((i) => !used.has(i) && clearlyAbsent(fx(i), ev, o.presenceMarginBpm))
+    const words = countWords(ev, o.vocabulary)
+    pairs(yes, no, o.pairsPerEvent, r).forEach((pair, k) => {
+      for (const i of pair) used.add(i)
+      const both = (t: TaskType) => pair.every((i) => has(i, t))
+      const group = `pair:${ev}:${k}`
+      const options = r.below(2) ? null : r.below(2) ? ['Yes', 'No'] : ['No', 'Yes']
+      const timeable = both('open_event_timing') && BEAT_EVENT(fx(pair[0]), ev, o.vocabulary) && pair.every((i) => (eventIn(fx(i), ev)?.occurrences.length ?? 0) <= o.maxList)
+      for (const i of pair) {
+        if (both('closed_presence')) add(i, closedPresence(fx(i), ev, options, group, r))
+        if (both('open_evidence_reasoning')) add(i, openEvidenceReasoning(fx(i), ev, group, r))
+        if (both('open_event_counting')) add(i, openEventCounting(fx(i), ev, words, r))
+        if (timeable) add(i, openEventTiming(fx(i), ev, words, r))
+      }
+    })
   }
 }
 
-// Events of an excerpt a timing item can ask about: present, onsets inside, at most maxList of them; perExcerpt at random.
-function timable(facts: ExcerptFacts, o: QuestionOptions, r: SeededRandom): string[] {
-  const ok = facts.events.filter((e) => !e.boundary && e.occurrences.length >= 1 && e.occurrences.length <= o.maxList).map((e) => e.name)
-  return shuffled(ok, r).slice(0, o.perExcerpt)
+// Counting groups per event, rarest first: four excerpts with four different counts share the options.
+function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, o: QuestionOptions, r: SeededRandom, add: Add, used: Set<number>): void {
+  const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))].sort()
+  for (const ev of names) {
+    const cands = idx.filter((i) => !used.has(i) && countable(fx(i), ev) && (eventIn(fx(i), ev) !== null || clearlyAbsent(fx(i), ev, o.presenceMarginBpm))).map((i) => ({ ref: i, value: eventIn(fx(i), ev)?.occurrences.length ?? 0 }))
+    const words = countWords(ev, o.vocabulary)
+    numericGroups(cands, 4, r).forEach((g, k) => {
+      for (const m of g.members) {
+        used.add(m.ref)
+        add(m.ref, closedEventCounting(fx(m.ref), ev, words, g.values, m.truth, `closed_event_counting:${ev}:${k}`, r))
+      }
+    })
+  }
+}
+
+// Diagnosis groups of 4, then smaller down to `min` options: about one in three excerpts is first offered the "which is absent"
+// form. A member's candidate answers are tried rarest first (a finding most excerpts share can
+// be the answer of one member only), and the grouping that places the most excerpts of a few
+// seeded tries is kept.
+function diagnosisGroups(idx: number[], fx: (i: number) => ExcerptFacts, min: number, r: SeededRandom, add: Add, used: Set<number>): void {
+  const labels = new Map(idx.map((i) => [i, diagnosisLabels(fx(i))]))
+  const universe = [...new Set([...labels.values()].flat())]
+  const seen = (f: string) => [...labels.values()].filter((l) => l.includes(f)).length
+  const rarest = (fs: string[]) => [...fs].sort((a, b) => seen(a) - seen(b) || (a < b ? -1 : 1))
+  const absentTry = new Set(shuffled(idx, r).slice(0, Math.round(idx.length / 3)))
+  const make = (form: DiagnosisForm, members: number[]) => {
+    const cands = members.map((i) => {
+      const present = new Set(labels.get(i))
+      const absent = universe.filter((u) => !present.has(u))
+      return form === 'present' ? { ref: i, truths: rarest([...present]), present } : { ref: i, truths: rarest(absent).reverse(), present: new Set(absent) }
+    })
+    let best: ReturnType<typeof labelGroups<number>> = []
+    for (let t = 0; t < 8; t++) {
+      const g = labelGroups(cands, 4, min, r)
+      if (g.reduce((n, x) => n + x.members.length, 0) > best.reduce((n, x) => n + x.members.length, 0)) best = g
+    }
+    return best
+  }
+  const absentGroups = make('absent', idx.filter((i) => absentTry.has(i)))
+  const inAbsent = new Set(absentGroups.flatMap((g) => g.members.map((m) => m.ref)))
+  const presentGroups = make('present', idx.filter((i) => !inAbsent.has(i)))
+  for (const [form, groups] of [['absent', absentGroups], ['present', presentGroups]] as const) {
+    groups.forEach((g, k) => {
+      for (const m of g.members) used.add(m.ref)
+      for (const m of g.members) add(m.ref, closedDiagnosis(fx(m.ref), form, g.values, m.truth, `closed_diagnosis:${form}:${k}`, r))
+    })
+  }
+}
+
+// Heart-rate extremes of the excerpts `idx`: the extremum and the basis drawn per excerpt; decoys
+// placed where the extremes of the same kind lie in the record's other excerpts asking them.
+function extremumItems(excerpts: readonly Excerpted[], idx: readonly number[], o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add): void {
+  const kinds = excerpts.map((e, i) => {
+    const r = rng(`HR_extremum:${i}`)
+    const which: Extremum = r.below(2) ? 'fastest' : 'slowest'
+    const basis: RateBasis = r.below(2) ? 'average' : 'beat'
+    return { which, basis, x: hrExtreme(e.facts, which, basis, o.marginBpm), r }
+  })
+  const key = (k: { which: Extremum; basis: RateBasis }) => `${k.which}:${k.basis}`
+  for (const i of idx) {
+    const e = excerpts[i]
+    const { x, r } = kinds[i]
+    if (!x) continue
+    if (e.tasks.has('closed_HR_extremum_timing')) {
+      const refs = kinds.flatMap((k, j) => (j !== i && k.x && key(k) === key(kinds[i]) && excerpts[j].tasks.has('closed_HR_extremum_timing') ? [spanPosition(excerpts[j].facts, k.x.index)] : []))
+      add(i, closedHrExtremumTiming(e.facts, x, refs, r))
+    }
+    if (e.tasks.has('open_HR_extremum_timing') && x.clear) add(i, openHrExtremumTiming(e.facts, x, r))
+  }
 }

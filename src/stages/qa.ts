@@ -17,6 +17,7 @@ import { TASK_TYPES, type TaskType } from '../qa/holtercare-format.ts'
 import { createInputs } from '../qa/item-inputs.ts'
 import { recordQuestions } from '../qa/record-questions.ts'
 import { assignSplits } from '../qa/splits.ts'
+import { splitOption } from '../qa/split-option.ts'
 import { composeItem } from '../qa/compose-item.ts'
 import { checkBudgets } from '../qa/input-budgets.ts'
 import { qaPlanProblems } from '../qa/qa-plan-check.ts'
@@ -40,14 +41,20 @@ const schema = z.strictObject({
    */
   sets: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'an excerpt set name'), z.union([tasks, z.strictObject({ tasks, inputs: z.array(z.enum(['text', 'images', 'video'])).default([]) })]).transform((v) => (typeof v === 'object' && !Array.isArray(v) ? v : { tasks: v, inputs: [] as ('text' | 'images' | 'video')[] })))
     .refine((s) => Object.keys(s).length > 0, 'name at least one excerpt set'),
-  split: z.strictObject({ test: z.number().min(0).max(1).default(0.2), valid: z.number().min(0).max(1).default(0.1) }).default({ test: 0.2, valid: 0.1 }),
+  /** Shares of test and valid, and cases pinned to a split (src/qa/split-option.ts). */
+  split: splitOption,
   /** A model's limits every item's inputs must fit (checked when the dataset is loaded where the sizes are known then, else per excerpt). */
   budgets: z.strictObject({ maxTextTokens: z.number().int().positive().optional(), maxImages: z.number().int().positive().optional(), maxFrames: z.number().int().positive().optional() }).default({}),
   avgBeats: z.number().int().min(1).max(100).default(8),
+  /** Decoys of an extremum item are at least this much slower (faster) than the extreme; an open one needs every other moment this clear. */
   marginBpm: z.number().min(0).default(2),
+  /** An excerpt asked about as lacking a sustained rate (sinus tachycardia, bradycardia) keeps at least this far from the threshold. */
+  presenceMarginBpm: z.number().min(0).default(5),
   maxList: z.number().int().min(1).max(20).default(6),
-  perExcerpt: z.number().int().min(1).max(20).default(2),
+  /** Present/absent pairs of excerpts per event and record (each pair carries that event's presence or evidence, counting and timing questions). */
   pairsPerEvent: z.number().int().min(1).default(50),
+  /** Fewest options of a diagnosis item: groups of 4 excerpts with different findings are made first, then of 3 (then 2, if allowed). */
+  minDiagnosisOptions: z.number().int().min(2).max(4).default(3),
   /** The events asked about and where each comes from (docs/qa.md); default: src/qa/vocabulary.ts. */
   vocabulary: vocabularyOption,
   /**
@@ -105,7 +112,7 @@ export default defineStage<QaOptions>({
     }
     const beats = o.source === 'auto' ? (buffer.seenReference > 0 ? 'reference' : 'detector') : o.source
     const tasksOf = (set: string) => new Set(o.sets[set].tasks === 'all' ? TASK_TYPES : o.sets[set].tasks)
-    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, maxList: o.maxList, perExcerpt: o.perExcerpt, pairsPerEvent: o.pairsPerEvent })
+    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, presenceMarginBpm: o.presenceMarginBpm, maxList: o.maxList, pairsPerEvent: o.pairsPerEvent, minDiagnosisOptions: o.minDiagnosisOptions, vocabulary: o.vocabulary })
     const caseId = caseIdOf(ctx.record)
     const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
     const inputs = entries.map((e) => ({ of: e.inputs.inputs(), ids: e.inputs.ids() }))

@@ -9,7 +9,7 @@
 // Scored here from the items' gold (test/helpers/infer-chain-score.ts), not by src/.
 // Density, as in qa-audit-real.test.ts: six overlapping sets of 20-second tiles for presence,
 // counting, event timing and diagnosis, and 24 sets of 2-minute tiles for HR-extremum timing (an
-// item needs 8-beat NN windows clearly slower or faster than the extreme and far from it in time,
+// item needs 8-beat windows clearly slower or faster than the extreme and far from it in time,
 // which few 20-second tiles have; only records 100 and 101 give any). Overlapping sets share
 // beats, so items are not independent: the p-values are optimistic, which is why the verdicts
 // are far from their thresholds. Every set is rendered as text because the infer stage puts every
@@ -65,7 +65,6 @@ function writeDataset(dir: string, baseURL: string): string {
       options: {
         seed: qa.seed,
         pairsPerEvent: 1000,
-        perExcerpt: 3,
         sets: Object.fromEntries([...TILES.map(({ set }) => tasks(set, CLOSED.filter((t) => t !== 'closed_HR_extremum_timing'))), ...LONG.map(({ set }) => tasks(set, ['closed_HR_extremum_timing']))]),
       },
     },

@@ -1,8 +1,10 @@
 // Every gold of the MIT-BIH benchmark recomputed by an independent path (issue 13, "Structured
 // gold"): pipelines/bench-mitdb.yaml's items over the four bundled records (100, 101, 208 as
 // WFDB, 102 as EDF+), each checked against facts recomputed in test/helpers/qa-recompute.ts from
-// the reference annotations read at the format level and the quality stage's flags
-// (quality.ndjson), never through src/qa, src/excerpts or the summary trackers of src/dsp.
+// the reference annotations read at the format level, never through src/qa, src/excerpts or the
+// summary trackers of src/dsp. The reference decides the gold: only the stretches it marks
+// unreadable itself are left out; the quality stage's flags (quality.ndjson) may keep a tile
+// from being chosen, and no excerpt asked about overlaps one, but they change no fact.
 // The run is the dataset without its render stages (the qa stage then requires no inputs): the
 // items are those of the full benchmark but for `inputs` and `from`, which
 // test/e2e/qa-benchmark.test.ts checks against the rendered run.
@@ -11,6 +13,7 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { QaItem } from '../../src/core/items.ts'
+import { aamiClass } from '../../src/formats/aami-classes.ts'
 import { ndjson, runBench } from '../helpers/qa-run.ts'
 import { AVG_BEATS, RHYTHM_EVENTS, diagnosisOf, extremeIndex, factsOf, figuresOf, readEdfReference, readWfdbReference, unreadableSpans, type Facts, type Reference } from '../helpers/qa-recompute.ts'
 import { ROOT } from '../helpers/shared.ts'
@@ -25,6 +28,8 @@ interface Quality {
   leads: { flags: string[] }[]
 }
 
+// The unreadable stretches of a reference and, for what the excerpt rule skips, the flagged windows.
+type Spans = Map<string, [number, number][]>
 const TASKS = [
   'closed_presence', 'closed_event_counting', 'closed_event_timing', 'closed_HR_extremum_timing', 'closed_diagnosis',
   'open_event_counting', 'open_HR_extremum_timing', 'open_event_timing', 'open_diagnosis', 'open_evidence_reasoning',
@@ -36,7 +41,8 @@ const numbers = (s: string) => (s.match(/\d+/g) ?? []).map(Number)
 describe('qa gold recomputed from the reference annotations (bench-mitdb, all records)', () => {
   let items: QaItem[]
   let refs: Map<string, Reference>
-  let flagged: Map<string, [number, number][]>
+  let flagged: Spans
+  let unreadable: Spans
   const checked = new Map<string, number>()
   const asked = new Map<string, number>()
   const problems: string[] = []
@@ -50,8 +56,10 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
       ['208', readWfdbReference(path.join(ROOT, 'samples/mitdb/208'))],
       ['102', await readEdfReference(path.join(ROOT, 'samples/edf/mitdb102.edf'))],
     ])
-    // Artifact periods: the windows the quality stage flagged and the stretches the reference marks unreadable.
-    flagged = new Map([...refs].map(([id, ref]) => [id, unreadableSpans(ref)]))
+    // Artifact periods: only the stretches the reference marks unreadable. The windows the
+    // quality stage flagged are kept apart: they change no fact, only which tiles are chosen.
+    unreadable = new Map([...refs].map(([id, ref]) => [id, unreadableSpans(ref)]))
+    flagged = new Map()
     for (const q of ndjson<Quality>(path.join(run, 'quality.ndjson'))) {
       if (!q.leads.some((l) => l.flags.length)) continue
       flagged.set(q.recordId, [...(flagged.get(q.recordId) ?? []), [q.startSample, q.endSample]])
@@ -71,7 +79,7 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
     const factsCache = new Map<string, Facts>()
     const factsFor = (q: QaItem) => {
       let f = factsCache.get(q.excerpt.id)
-      if (!f) factsCache.set(q.excerpt.id, (f = factsOf(refs.get(q.recordId)!, q.excerpt, flagged.get(q.recordId) ?? [])))
+      if (!f) factsCache.set(q.excerpt.id, (f = factsOf(refs.get(q.recordId)!, q.excerpt, unreadable.get(q.recordId) ?? [])))
       return f
     }
     for (const q of items) {
@@ -118,12 +126,13 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
             closed()
             if (g.choices!.length !== 4) bad(`${g.choices!.length} options`)
             same('chosen option', Number(g.choices![g.correct!]), ev?.occurrences.length ?? 0)
-          } else if (!ev) bad('open counting about an absent event')
+          }
           break
         }
         case 'closed_event_timing':
         case 'open_event_timing': {
-          if (!ev || ev.boundary) {
+          // Open timing is asked of excerpts without the event too (its pair's absent half): no times.
+          if (ev?.boundary || (!ev && q.taskType === 'closed_event_timing')) {
             bad('timing of an absent event or one begun before the excerpt')
             break
           }
@@ -151,18 +160,24 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
         case 'closed_HR_extremum_timing':
         case 'open_HR_extremum_timing': {
           const fastest = g.extremum === 'fastest'
-          const best = extremeIndex(f, fastest)
+          // The basis the item names: the 8-interval average, or one beat's RR interval (in samples).
+          const beat = g.basis === 'beat'
+          const rate = beat ? f.beats.map((b, i) => (i > 0 && !b.afterBreak && b.sample > f.beats[i - 1].sample ? (60 * f.fs) / (b.sample - f.beats[i - 1].sample) : NaN)) : f.hr
+          const span = beat ? 1 : AVG_BEATS
+          let best = -1
+          for (let i = 0; i < rate.length; i++) if (Number.isFinite(rate[i]) && (best < 0 || (fastest ? rate[i] > rate[best] : rate[i] < rate[best]))) best = i
           if (best < 0) {
-            bad('no averaged rate in the excerpt')
+            bad('no rate in the excerpt')
             break
           }
           same('extremum time', g.value, Math.round(f.beats[best].timeMs))
-          same('bpm', g.bpm, Math.round(f.hr[best] * 10) / 10)
-          same('evidenceBeats', g.evidenceBeats, f.beats.slice(best - AVG_BEATS, best + 1).map((b) => b.sample))
-          // Every other window sharing no beat with the extreme: at least 2 bpm away (open items need it of all of them).
-          const away = (j: number) => (fastest ? f.hr[best] - f.hr[j] : f.hr[j] - f.hr[best]) >= 2
+          same('bpm', g.bpm, Math.round(rate[best] * 10) / 10)
+          same('evidenceBeats', g.evidenceBeats, f.beats.slice(Math.max(0, best - span), best + 1).map((b) => b.sample))
+          if (rate.some((r, j) => j !== best && r === rate[best])) bad('asked about an extreme that ties')
+          // Every other window (interval) sharing no beat with the extreme: at least 2 bpm away (open items need it of all of them).
+          const away = (j: number) => (fastest ? rate[best] - rate[j] : rate[j] - rate[best]) >= 2
           if (q.taskType === 'open_HR_extremum_timing') {
-            for (let j = 0; j < f.hr.length; j++) if (Number.isFinite(f.hr[j]) && Math.abs(j - best) > AVG_BEATS && !away(j)) bad(`open item but the window at ${Math.round(f.beats[j].timeMs)} ms (${f.hr[j].toFixed(2)} bpm) is within 2 bpm of ${f.hr[best].toFixed(2)}`)
+            for (let j = 0; j < rate.length; j++) if (Number.isFinite(rate[j]) && Math.abs(j - best) > span && !away(j)) bad(`open item but the moment at ${Math.round(f.beats[j].timeMs)} ms (${rate[j].toFixed(2)} bpm) is within 2 bpm of ${rate[best].toFixed(2)}`)
             break
           }
           closed()
@@ -172,9 +187,9 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
             if (k === g.correct) return
             const j = beatAtMs(numbers(c)[0])
             if (j < 0) return bad(`option "${c}" is not a beat time of the excerpt`)
-            if (!Number.isFinite(f.hr[j])) return bad(`option "${c}" ends no full 8-beat NN window`)
-            if (Math.abs(j - best) <= AVG_BEATS) bad(`option "${c}" shares beats with the extreme's window`)
-            if (!away(j)) bad(`option "${c}" is ${f.hr[j].toFixed(2)} bpm against ${f.hr[best].toFixed(2)}: not 2 bpm ${fastest ? 'slower' : 'faster'}`)
+            if (!Number.isFinite(rate[j])) return bad(`option "${c}" ends no ${beat ? 'interval' : 'full 8-beat window'}`)
+            if (Math.abs(j - best) <= span) bad(`option "${c}" shares beats with the extreme's window`)
+            if (!away(j)) bad(`option "${c}" is ${rate[j].toFixed(2)} bpm against ${rate[best].toFixed(2)}: not 2 bpm ${fastest ? 'slower' : 'faster'}`)
           })
           break
         }
@@ -183,9 +198,11 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
           const labels = diagnosisOf(f)
           same('labels', g.labels, labels)
           if (g.choices!.length < 2 || g.choices!.length > 4) bad(`${g.choices!.length} options`)
+          // Present form: the right option is the one present; absent form: the one missing.
+          const present = g.design?.form !== 'absent'
           g.choices!.forEach((c, k) => {
-            if (k === g.correct && !labels.includes(c)) bad(`right option "${c}" is not present (labels ${labels.join(', ') || 'none'})`)
-            if (k !== g.correct && labels.includes(c)) bad(`other option "${c}" is present too`)
+            if (k === g.correct && labels.includes(c) !== present) bad(`right option "${c}" is ${present ? 'not present' : 'present'} (labels ${labels.join(', ') || 'none'})`)
+            if (k !== g.correct && labels.includes(c) === present) bad(`other option "${c}" is ${present ? 'present too' : 'absent too'}`)
           })
           same('value', g.value, g.choices![g.correct!])
           same('evidenceBeats', g.evidenceBeats, f.events.get(g.choices![g.correct!])?.occurrences.flatMap((o) => o.beats) ?? [])
@@ -228,13 +245,44 @@ describe('qa gold recomputed from the reference annotations (bench-mitdb, all re
     expect(TASKS.filter((t) => !checked.get(t))).toEqual([])
   })
 
+  // The quality stage's flags only keep tiles from being chosen: no 1-minute excerpt overlaps a
+  // flagged window, and a record's report still counts every beat its reference annotates
+  // outside the stretches the reference marks unreadable (record 101: 1,865, not the 1,308 left
+  // when the flagged windows' beats were dropped).
+  it('keeps flagged windows out of the chosen tiles, never out of the gold', () => {
+    for (const q of items.filter((i) => i.excerpt.set === 'qa-1min')) {
+      for (const [a, b] of flagged.get(q.recordId) ?? []) expect(a < q.excerpt.endSample && b > q.excerpt.startSample, `${q.id} overlaps the flagged window ${a}-${b}`).toBe(false)
+    }
+    const reports = items.filter((i) => i.taskType === 'report_statistical_overview')
+    expect(reports.map((q) => q.recordId).sort()).toEqual(['100', '101', '102', '208'])
+    for (const q of reports) {
+      const spans = unreadable.get(q.recordId) ?? []
+      const annotated = refs.get(q.recordId)!.annotations.filter((a) => aamiClass(a.symbol) !== null && a.sample >= q.excerpt.startSample && a.sample < q.excerpt.endSample && !spans.some(([s, e]) => a.sample >= s && a.sample < e))
+      expect((q.gold.figures as { totalBeats: number }).totalBeats, q.recordId).toBe(annotated.length)
+    }
+    expect(reports.find((q) => q.recordId === '101')!.gold.figures).toMatchObject({ totalBeats: 1865, excludedBeats: 0 })
+  })
+
+  // The mean and the extremes are rates of one basis (every beat, 8-interval windows): the mean
+  // lies between the slowest and the fastest window on every report.
+  it('states min <= mean <= max on every report', () => {
+    const reports = items.filter((i) => i.taskType.startsWith('report_'))
+    expect(reports.length).toBeGreaterThan(0)
+    for (const q of reports) {
+      const f = q.gold.figures as { meanHrBpm: number | null; maxHr: { bpm: number } | null; minHr: { bpm: number } | null }
+      expect(f.meanHrBpm, q.id).not.toBeNull()
+      expect(f.minHr!.bpm, q.id).toBeLessThanOrEqual(f.meanHrBpm!)
+      expect(f.meanHrBpm!, q.id).toBeLessThanOrEqual(f.maxHr!.bpm)
+    }
+  })
+
   // Every closed timing option is beat times: an event timed at a rhythm annotation (Paced Rhythm
   // in record 102, its "+(P" onset between two beats) gets no closed timing item, since the one
   // option off the QRS complexes would be the truth.
   it('closed timing items offer beat times only, rhythm events included', () => {
     const off: string[] = []
     for (const q of items.filter((i) => i.taskType === 'closed_event_timing')) {
-      const f = factsOf(refs.get(q.recordId)!, q.excerpt, flagged.get(q.recordId) ?? [])
+      const f = factsOf(refs.get(q.recordId)!, q.excerpt, unreadable.get(q.recordId) ?? [])
       const beatTimes = new Set(f.beats.map((b) => Math.round(b.timeMs)))
       for (const c of q.gold.choices!) for (const t of numbers(c)) if (!beatTimes.has(t)) off.push(`${q.id}: ${t}`)
     }

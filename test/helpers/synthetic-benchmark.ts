@@ -11,7 +11,7 @@ import type { Split } from '../../src/qa/splits.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { syntheticRecord } from './synthetic-beats.ts'
 
-const OPTIONS = { seed: '3', avgBeats: 8, marginBpm: 3, presenceMarginBpm: 5, maxList: 6, pairsPerEvent: 1000, vocabulary: DEFAULT_VOCABULARY }
+const OPTIONS = { seed: '3', avgBeats: 8, marginBpm: 3, presenceMarginBpm: 5, maxList: 6, pairsPerEvent: 1000, minDiagnosisOptions: 3, vocabulary: DEFAULT_VOCABULARY }
 
 /** The public elements of `records` synthetic records, tagged `split`. */
 export function syntheticBenchmark(records: number, split: Split): { split: string; item: HoltercareItem }[] {

@@ -38,12 +38,14 @@ export function createHolterDspBaseline(): Baseline {
 
 // A question asking which option is absent rather than present, read in its last sentence only
 // (the patient sentence may say "the sex is not recorded").
-const ASKS_ABSENT = /\b(absent|not present|not seen|not shown|does not show|doesn't show|NOT)\b/
+const ASKS_ABSENT = /\b(absent|missing|not present|not seen|not shown|not contain|does not show|doesn't show|NOT)\b/
+// An extremum question about one beat's RR interval rather than a window's average (rate-words.ts).
+const ASKS_BEAT = /\b(?:shortest|longest) RR interval\b|\bbeat-to-beat rate\b|\binstantaneous\b/i
 const lastSentence = (text: string) => text.trim().split(/(?<=[.?!])\s+/).at(-1) ?? ''
 
 function dspAnswers(facts: ExcerptFacts, ctx: BaselineContext): TaskAnswers {
   const occurrences = (q: Question) => (q.event === null ? null : (eventIn(facts, q.event)?.occurrences ?? []))
-  const extreme = (q: Question) => (q.extremum === null ? null : hrExtreme(facts, q.extremum, ctx.avgBeats, 0))
+  const extreme = (q: Question) => (q.extremum === null ? null : hrExtreme(facts, q.extremum, ASKS_BEAT.test(q.stem) ? 'beat' : 'average', 0))
   // The numeric option nearest to `values` (list distance), or null when options or values are missing.
   const nearest = (options: readonly string[], values: number[] | null) => {
     const lists = parseNumericOptions(options)

@@ -33,7 +33,7 @@ export function priorAnswers(p: ValuePriors): TaskAnswers {
     option: (q, options) => letterPrior(p, q.task ?? '', options.length),
     yes: (q) => {
       const ev = p.evidenceYesNo
-      const yn = q.task === 'open_evidence_reasoning' && ev.yes + ev.no > 0 ? ev : p.audit.yesNo
+      const yn = q.task === 'open_evidence_reasoning' && ev.yes + ev.no > 0 ? ev : (p.audit.yesNo.get('closed_presence') ?? { yes: 0, no: 0 })
       return yn.yes >= yn.no
     },
     count: () => p.count ?? DEFAULT_COUNT,

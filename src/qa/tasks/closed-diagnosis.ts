@@ -1,7 +1,8 @@
-// closed_diagnosis: which one of these findings does the excerpt show? Exactly one option is
-// true of the excerpt: the options are the findings of 2-4 excerpts of the record, grouped so
-// that each excerpt has its own finding and none of the others (option-groups.ts), in an order
-// the group shares; every option is right as often as it is offered.
+// closed_diagnosis: which one of these findings does the excerpt show, or which one does it not
+// show? In the first form exactly one option is true of the excerpt; in the second exactly one is
+// false. The options are the findings of 3-4 excerpts of the record, grouped so each excerpt has
+// its own answer (option-groups.ts), in an order the group shares: every option is right as often
+// as it is offered, whatever a blind answerer prefers.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import { formatOptions } from '../holtercare-format.ts'
@@ -9,20 +10,29 @@ import { diagnosisLabels } from '../diagnosis-labels.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 
-const ASK = [
-  'Which one of the following findings does this excerpt show?',
-  'Exactly one of these diagnoses fits the segment shown. Which is it?',
-  'Which of the listed findings is present in this ECG excerpt?',
-]
+export type DiagnosisForm = 'present' | 'absent'
+
+const ASK: Record<DiagnosisForm, string[]> = {
+  present: [
+    'Which one of the following findings does this excerpt show?',
+    'Exactly one of these findings fits the segment shown. Which is it?',
+    'Which of the listed findings is present in this ECG excerpt?',
+  ],
+  absent: [
+    'All but one of the following findings are present in this excerpt. Which one is absent?',
+    'Which of these findings does the segment shown not contain? The others are all present.',
+    'One of the listed findings is missing from this ECG excerpt; the rest are there. Which is missing?',
+  ],
+}
 
 /** A diagnosis item whose options are `values` and whose truth is values[truth]. */
-export function closedDiagnosis(facts: ExcerptFacts, values: readonly string[], truth: number, group: string, rng: SeededRandom): QaDraft {
+export function closedDiagnosis(facts: ExcerptFacts, form: DiagnosisForm, values: readonly string[], truth: number, group: string, rng: SeededRandom): QaDraft {
   const found = facts.events.find((e) => e.name === values[truth])
   return {
     task: 'closed_diagnosis',
-    question: pick(ASK, rng),
+    question: pick(ASK[form], rng),
     options: formatOptions(values),
     answer: `${'ABCD'[truth]}. ${values[truth]}`,
-    gold: { value: values[truth], labels: diagnosisLabels(facts), choices: [...values], correct: truth, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [], design: { distractors: 'group', group } },
+    gold: { value: values[truth], labels: diagnosisLabels(facts), choices: [...values], correct: truth, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [], design: { distractors: 'group', group, form } },
   }
 }

@@ -1,47 +1,55 @@
-// closed_event_timing: at which time does the event occur? Asked about an excerpt where it occurs
-// once: the options are the true time and three other beats of the excerpt drawn at random (none
-// next to another or to the truth: decoy-beats.ts), the truth at a rank drawn from the deck in
-// time order, so only telling which beat is the event's finds it. Lists of two or more times are
-// not offered as options: whatever beats a decoy list is made of, its spacing differs from the
-// true list's where the events sit in their own rhythm (a couplet's onsets, bigeminy), and the
-// bundled records showed it (the widest list was the truth in 8 % of couplet items, 57 % of PAC
-// ones); how many and when, as a list, is asked openly (open_event_timing). Rhythm events are not
-// asked either: their onsets are annotation times between beats.
+// closed_event_timing: at which time does the event occur? Asked of an excerpt where it occurs
+// once (a timing block, excerpt-roles.ts: no other question about a finding is asked of that
+// excerpt): the options are the true time and three other beats of the excerpt placed where the
+// truths of the record's other timing items lie (decoy-beats.ts), in time order, so only telling
+// which beat is the event's finds it. Lists of two or more times are not offered as options:
+// whatever beats a decoy list is made of, its spacing differs from the true list's where the
+// events sit in their own rhythm (a couplet's onsets, bigeminy); how many and when is asked
+// openly (open_event_timing). Rhythm and sustained-rate events are not asked: their onsets are
+// annotation times between beats, or no instant at all.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn, firstAtOrAfter } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
+import { withArticle, type CountWords } from '../count-words.ts'
 import { formatOptions } from '../holtercare-format.ts'
-import { inText } from '../vocabulary.ts'
 import { pick } from '../phrasing.ts'
-import { decoysAround } from '../decoy-beats.ts'
+import { exchangeableDecoys } from '../decoy-beats.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 
 const ASK = [
-  (e: string) => `${cap(e)} occurs once in this excerpt. At which time (ms from the start of the recording) does it occur?`,
-  (e: string) => `Which timestamp (ms) marks the one ${e} in the segment shown?`,
-  (e: string) => `This excerpt holds a single ${e}. When does it occur, in ms from the recording's start?`,
+  (w: CountWords) => `At which of these times (ms from the start of the recording) is there ${withArticle(w.singular)}${w.timedAt} in this excerpt?`,
+  (w: CountWords) => `Which timestamp (ms) marks ${withArticle(w.singular)}${w.timedAt} in the segment shown?`,
+  (w: CountWords) => `When, in ms from the recording's start, does this excerpt show ${withArticle(w.singular)}${w.timedAt}?`,
 ]
 
-function cap(s: string): string {
-  return s[0].toUpperCase() + s.slice(1)
-}
-
-/** A timing item with the truth at `rank` (0-3), or null when the event does not occur once, on a beat, with room for the decoys. */
-export function closedEventTiming(facts: ExcerptFacts, event: string, rank: number, rng: SeededRandom): QaDraft | null {
+/** The beat a timing item's truth is, or null when the event does not occur exactly once, on a beat, with its onset in the excerpt. */
+export function timingTruth(facts: ExcerptFacts, event: string): number | null {
   const found = eventIn(facts, event)
   if (!found || found.boundary || found.occurrences.length !== 1 || found.occurrences[0].beats.length === 0) return null
-  const truth = firstAtOrAfter(facts.beats, found.occurrences[0].sample)
-  const pool = facts.beats.map((_, i) => i)
-  const decoys = decoysAround(truth, pool, rank, (n) => rng.below(n))
+  return firstAtOrAfter(facts.beats, found.occurrences[0].sample)
+}
+
+/** Where a beat lies in the excerpt (0 at its start, 1 at its end). */
+export function spanPosition(facts: ExcerptFacts, index: number): number {
+  return (facts.beats[index].timeMs - facts.startMs) / (facts.endMs - facts.startMs)
+}
+
+/** A timing item, with decoys placed at `references` (the positions of other items' truths), or null when none fits. */
+export function closedEventTiming(facts: ExcerptFacts, event: string, words: CountWords, references: readonly number[], rng: SeededRandom): QaDraft | null {
+  const truth = timingTruth(facts, event)
+  if (truth === null) return null
+  const found = eventIn(facts, event)!
+  const decoys = exchangeableDecoys({ truth, pool: facts.beats.map((_, i) => i), position: (i) => spanPosition(facts, i), references, minApart: 1 }, (n) => rng.below(n))
   if (!decoys) return null
-  const times = [...decoys.slice(0, rank), truth, ...decoys.slice(rank)].map((i) => (i === truth ? found.occurrences[0].timeMs : Math.round(facts.beats[i].timeMs)))
-  const lists = times.map(String)
+  const order = [...decoys, truth].sort((a, b) => a - b)
+  const rank = order.indexOf(truth)
+  const lists = order.map((i) => String(i === truth ? found.occurrences[0].timeMs : Math.round(facts.beats[i].timeMs)))
   if (new Set(lists).size < 4) return null
   return {
     task: 'closed_event_timing',
-    question: pick(ASK, rng)(inText(event)),
+    question: pick(ASK, rng)(words),
     options: formatOptions(lists),
     answer: `${'ABCD'[rank]}. ${lists[rank]}`,
-    gold: { value: found.occurrences[0].timeMs, timestampsMs: [found.occurrences[0].timeMs], event, choices: lists, correct: rank, evidenceBeats: found.occurrences[0].beats, design: { distractors: 'shift', rank } },
+    gold: { value: found.occurrences[0].timeMs, timestampsMs: [found.occurrences[0].timeMs], event, choices: lists, correct: rank, evidenceBeats: found.occurrences[0].beats, design: { distractors: 'exchangeable', rank } },
   }
 }

@@ -1,32 +1,39 @@
 // open_event_timing: how many times does the event occur, and when (ms from the recording's
-// start)? Gold: the count and the list of onset times (beat events: each beat's time).
+// start)? Asked in pair blocks (excerpt-roles.ts), so the answer may be none; gold: the count and
+// the onset times (beat events: each beat's time). Sustained rates are not asked: their onset is
+// not something a reader can place to the millisecond.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { inText } from '../vocabulary.ts'
-import { pick, plural } from '../phrasing.ts'
+import type { CountWords } from '../count-words.ts'
+import { count } from './open-event-counting.ts'
+import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 
 const ASK = [
-  (e: string) => `${e[0].toUpperCase()}${e.slice(1)} is present in this excerpt. How many times does it occur, and at which times (ms from the start of the recording)?`,
-  (e: string) => `Give the number of occurrences of ${e} in this excerpt and the time of each in milliseconds, in order.`,
-  (e: string) => `Count every ${e} in the segment shown and list when each one happens (ms).`,
+  (w: CountWords) => `How many ${w.plural} are there in this excerpt (${w.rule}), and at which times (ms from the start of the recording)? Say none if there are none.`,
+  (w: CountWords) => `List the ${w.plural} of the segment shown with the time of each in milliseconds, in order (${w.rule}); answer none if there are none.`,
+  (w: CountWords) => `Give the number of ${w.plural} in this excerpt and when each one happens (ms), or say there are none; ${w.rule}.`,
 ]
 const SAY = [
-  (n: string, e: string, t: string) => `${n} of ${e}, at ${t} ms.`,
-  (n: string, e: string, t: string) => `The excerpt has ${n} of ${e}; the times are ${t} ms.`,
-  (n: string, e: string, t: string) => `I find ${n} of ${e}, occurring at ${t} ms.`,
+  (n: number, w: CountWords, t: string) => `${cap(count(n, w))}, at ${t} ms.`,
+  (n: number, w: CountWords, t: string) => `The excerpt has ${count(n, w)}; the times are ${t} ms.`,
+  (n: number, w: CountWords, t: string) => `I find ${count(n, w)}, at ${t} ms.`,
 ]
+const NONE = [(w: CountWords) => `There are no ${w.plural} in this excerpt.`, (w: CountWords) => `None: the segment shows no ${w.plural}.`]
 
-/** An open timing item about a present event. */
-export function openEventTiming(facts: ExcerptFacts, event: string, rng: SeededRandom): QaDraft {
-  const found = eventIn(facts, event)!
-  const times = found.occurrences.map((o) => o.timeMs)
-  const e = inText(event)
+function cap(s: string): string {
+  return s[0].toUpperCase() + s.slice(1)
+}
+
+/** An open timing item (none where the event is absent). */
+export function openEventTiming(facts: ExcerptFacts, event: string, words: CountWords, rng: SeededRandom): QaDraft {
+  const found = eventIn(facts, event)
+  const times = found?.occurrences.map((o) => o.timeMs) ?? []
   return {
     task: 'open_event_timing',
-    question: pick(ASK, rng)(e),
-    answer: pick(SAY, rng)(plural(times.length, 'occurrence'), e, times.join(', ')),
-    gold: { value: times.length, timestampsMs: times, event, evidenceBeats: found.occurrences.flatMap((o) => o.beats) },
+    question: pick(ASK, rng)(words),
+    answer: times.length ? pick(SAY, rng)(times.length, words, times.join(', ')) : pick(NONE, rng)(words),
+    gold: { value: times.length, timestampsMs: times, event, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [] },
   }
 }

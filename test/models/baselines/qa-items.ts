@@ -13,7 +13,7 @@ import type { BaselineContext } from '../../../src/models/model.ts'
 import { syntheticRecord } from '../../helpers/synthetic-beats.ts'
 
 const FS = 360
-const OPTIONS = { seed: '7', avgBeats: 8, marginBpm: 3, maxList: 6, perExcerpt: 2, pairsPerEvent: 1000 }
+const OPTIONS = { seed: '7', avgBeats: 8, marginBpm: 3, presenceMarginBpm: 5, maxList: 6, pairsPerEvent: 1000, minDiagnosisOptions: 3, vocabulary: DEFAULT_VOCABULARY }
 const KEEP = [['S', 'V'], ['V'], ['S'], []]
 // Every rhythm the default vocabulary takes as a source.
 const RHYTHMS = DEFAULT_VOCABULARY.flatMap((e) => ('rhythm' in e.source ? [e.source.rhythm[0]] : []))
@@ -25,7 +25,7 @@ export interface Generated {
 }
 
 /** Items of `records` synthetic records of `count` excerpts of `seconds` each, in `split`. */
-export function generateItems(prefix: string, records: number, split: QaItem['split'], count = 12, seconds = 60): Generated {
+export function generateItems(prefix: string, records: number, split: QaItem['split'], count = 30, seconds = 60): Generated {
   const items: QaItem[] = []
   const facts = new Map<string, ExcerptFacts>()
   for (let r = 0; r < records; r++) {
