@@ -2,7 +2,7 @@
 // (train and test, each audited with priors learned from the other), or of an exported folder:
 // the whole table, and per closed task the best answerer's margin over chance, written to
 // bench/results/qa-leaks.md (or qa-leaks-<folder name>.md).
-//   npx tsx bench/qa-leaks.ts [records per split, default 150]
+//   npx tsx bench/qa-leaks.ts [records per split, default 200]
 //   npx tsx bench/qa-leaks.ts <exported folder>
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -12,7 +12,7 @@ import { renderAudit } from '../src/audit/render.ts'
 import { syntheticBenchmark } from '../test/helpers/synthetic-benchmark.ts'
 import { readHoltercareFolder } from '../src/formats/holtercare-folder.ts'
 
-const arg = process.argv[2] ?? '150'
+const arg = process.argv[2] ?? '200'
 const folder = /^\d+$/.test(arg) ? null : path.resolve(arg)
 const n = Number(arg)
 const report = auditItems(folder ? (await readHoltercareFolder(folder)).items : [...syntheticBenchmark(n, 'train'), ...syntheticBenchmark(n, 'test')])

@@ -8,13 +8,19 @@
 // No two options (the truth included) are within `minApart` beats of each other, a rule that
 // treats every option alike: neighbouring beats would show a premature beat's short coupling
 // interval and the pause after it. The truth's rank in time order is whatever the draw gives;
-// fixing it in advance would make the decoys depend on the truth again.
+// fixing it in advance would make the decoys depend on the truth again. For the same reason a
+// draw that puts a decoy too near another option is not drawn again: redrawing until the decoys
+// clear a truth in a crowded stretch pushes them out of it, leaving the truth the option nearest
+// the crowd. One draw, kept only when all four options stand apart (a rule the same for each of
+// them), keeps them exchangeable; the item is not asked otherwise.
 
 export interface DecoyInput {
   /** Index of the true beat. */
   truth: number
-  /** Indices (ascending) of the beats that may be decoys. */
+  /** Indices (ascending) of the beats a drawn position snaps to. */
   pool: readonly number[]
+  /** Whether a snapped beat may be a decoy (default: any); a draw landing on another is not kept, rather than moved to the nearest that may, which would pile decoys at the edges of the stretches they may not use. */
+  allowed?: (index: number) => boolean
   /** Position of a beat in the excerpt, 0 at its start and 1 at its end. */
   position: (index: number) => number
   /** Positions of the truths of the same question in the record's other excerpts. */
@@ -22,9 +28,7 @@ export interface DecoyInput {
   minApart: number
 }
 
-const TRIES = 40
-
-/** Indices of 3 decoys (ascending), or null when no draw fits within a few tries (or fewer than 3 references). */
+/** Indices of 3 decoys (ascending), or null when the draw puts two options too near (or there are fewer than 3 references). */
 export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number): number[] | null {
   if (d.references.length < 3 || d.pool.length < 3) return null
   const positions = d.pool.map(d.position)
@@ -38,14 +42,8 @@ export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number):
     }
     return lo > 0 && Math.abs(positions[lo - 1] - p) <= Math.abs(positions[lo] - p) ? d.pool[lo - 1] : d.pool[lo]
   }
-  for (let t = 0; t < TRIES; t++) {
-    const chosen = [d.truth]
-    for (let k = 0; k < 3; k++) {
-      const beat = nearest(d.references[below(d.references.length)])
-      if (chosen.some((c) => Math.abs(c - beat) <= d.minApart)) break
-      chosen.push(beat)
-    }
-    if (chosen.length === 4) return chosen.slice(1).sort((a, b) => a - b)
-  }
-  return null
+  const chosen = [d.truth]
+  for (let k = 0; k < 3; k++) chosen.push(nearest(d.references[below(d.references.length)]))
+  const apart = chosen.every((a, i) => chosen.every((b, j) => i === j || Math.abs(a - b) > d.minApart))
+  return apart && chosen.slice(1).every((i) => d.allowed?.(i) ?? true) ? chosen.slice(1).sort((a, b) => a - b) : null
 }

@@ -33,7 +33,7 @@ export const ROLE_TASKS: Record<Role, readonly TaskType[]> = {
 // Weights that give every closed task a similar share of a record with common ectopy: a pair
 // block yields up to four items, a counting group needs four excerpts of different counts, and
 // an excerpt where a finding occurs exactly once (the only kind a timing item can use) is rare.
-const WEIGHT: Record<Role, number> = { pair: 4, count: 3, timing: 8, diagnosis: 2, extremum: 1 }
+const WEIGHT: Record<Role, number> = { pair: 4, count: 3, timing: 8, diagnosis: 2, extremum: 2 }
 
 /** A role per excerpt (null: none fits), given the tasks each asks and whether it can host a timing or a diagnosis item. */
 export function assignRoles(excerpts: readonly { tasks: ReadonlySet<TaskType>; canTime: boolean; canDiagnose: boolean }[], rng: SeededRandom): (Role | null)[] {

@@ -22,6 +22,8 @@ export interface HrExtreme {
   timeMs: number
   /** Beats ending windows (intervals) clearly slower (faster) and sharing no beat with it, in time order. */
   others: number[]
+  /** Every beat ending a window (interval), in time order. */
+  moments: number[]
   /** Every window (interval) sharing no beat with it is at least the margin away. */
   clear: boolean
 }
@@ -45,15 +47,17 @@ export function hrExtreme(facts: ExcerptFacts, which: Extremum, basis: RateBasis
   for (let i = 0; i < hr.length; i++) if (Number.isFinite(hr[i]) && (best < 0 || sign * hr[i] > sign * hr[best])) best = i
   if (best < 0) return null
   const others: number[] = []
+  const moments: number[] = []
   let clear = true
   for (let i = 0; i < hr.length; i++) {
+    if (Number.isFinite(hr[i])) moments.push(i)
     if (!Number.isFinite(hr[i]) || i === best) continue
     if (hr[i] === hr[best]) return null
     if (Math.abs(i - best) <= span) continue
     if (sign * (hr[best] - hr[i]) < marginBpm) clear = false
     else others.push(i)
   }
-  return { which, basis, index: best, bpm: Math.round(hr[best] * 10) / 10, timeMs: Math.round(facts.beats[best].timeMs), others, clear }
+  return { which, basis, index: best, bpm: Math.round(hr[best] * 10) / 10, timeMs: Math.round(facts.beats[best].timeMs), others, moments, clear }
 }
 
 /** The beats the extreme rests on: its window (or interval). */

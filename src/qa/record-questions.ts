@@ -135,7 +135,7 @@ function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: num
   }
 }
 
-// Counting groups per event, rarest first: four excerpts with four different counts share the options.
+// Counting groups per event, in name order: four excerpts with four different counts share the options.
 function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, o: QuestionOptions, r: SeededRandom, add: Add, used: Set<number>): void {
   const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))].sort()
   for (const ev of names) {

@@ -9,7 +9,7 @@ import { TASKS_BY_TIER } from '../../src/qa/holtercare-format.ts'
 import { syntheticBenchmark } from '../helpers/synthetic-benchmark.ts'
 
 describe('closed options are leak-free', () => {
-  const report = auditItems([...syntheticBenchmark(150, 'train'), ...syntheticBenchmark(150, 'test')])
+  const report = auditItems([...syntheticBenchmark(200, 'train'), ...syntheticBenchmark(200, 'test')])
 
   it('audits each split with priors from the other', () => {
     expect(report.priors).toBe('cross-split')

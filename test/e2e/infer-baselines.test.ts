@@ -7,7 +7,7 @@
 // 99 % band of chance (its top capped at chance + 10 points where items are few), and random
 // must never be above that band.
 // Scored here from the items' gold (test/helpers/infer-chain-score.ts), not by src/.
-// Density, as in qa-audit-real.test.ts: six overlapping sets of 20-second tiles for presence,
+// Density, as in qa-audit-real.test.ts: twelve overlapping sets of 20-second tiles for presence,
 // counting, event timing and diagnosis, and 24 sets of 2-minute tiles for HR-extremum timing (an
 // item needs 8-beat windows clearly slower or faster than the extreme and far from it in time,
 // which few 20-second tiles have; only records 100 and 101 give any). Overlapping sets share
@@ -34,9 +34,10 @@ import { tmpDir } from '../helpers/tmp.ts'
 
 const CLOSED = ['closed_presence', 'closed_event_counting', 'closed_event_timing', 'closed_HR_extremum_timing', 'closed_diagnosis'] as const
 const BASELINES = ['holter-dsp', 'blind', 'random'] as const
-// Items the verdicts need per task (the run gives about 1,000 / 1,000 / 280 / 190 / 330).
-const MIN_ITEMS: Record<(typeof CLOSED)[number], number> = { closed_presence: 800, closed_event_counting: 800, closed_event_timing: 200, closed_HR_extremum_timing: 150, closed_diagnosis: 250 }
-const TILES = Array.from({ length: 6 }, (_, i) => ({ set: `d${i + 1}`, seed: i + 1 }))
+// Items the verdicts need per task (the run gives about 490 / 280 / 155 / 490 / 18: each excerpt
+// hosts one block of questions, and four records give few diagnosis groups).
+const MIN_ITEMS: Record<(typeof CLOSED)[number], number> = { closed_presence: 400, closed_event_counting: 200, closed_event_timing: 120, closed_HR_extremum_timing: 300, closed_diagnosis: 12 }
+const TILES = Array.from({ length: 12 }, (_, i) => ({ set: `d${i + 1}`, seed: i + 1 }))
 const LONG = Array.from({ length: 24 }, (_, i) => ({ set: `h${i + 1}`, seed: i + 1 }))
 const RHYTHM_EVENTS = new Set(DEFAULT_VOCABULARY.filter((e) => 'rhythm' in e.source).map((e) => e.name))
 

@@ -187,7 +187,8 @@ describe('the bench-mitdb benchmark through the qa commands', () => {
       }
     }
     expect(seen.video).toBe(items.length)
-    expect(probes.size).toBe(44) // 10 one-minute excerpts and the whole record, 4 records
+    // One clip per excerpt an item is about: the one-minute tiles and the whole record.
+    expect(probes.size).toBe(new Set(items.filter((q) => q.inputs.video).map((q) => q.excerpt.id)).size)
   }, 120_000)
 
   describe('qa validate', () => {
@@ -196,7 +197,7 @@ describe('the bench-mitdb benchmark through the qa commands', () => {
     it('passes the export', async () => {
       const r = await runCli(['qa', 'validate', exA])
       expect(r.code, r.stdout).toBe(0)
-      expect(r.stdout).toBe(`40 files, ${items.length} items: 0 problems\n`)
+      expect(r.stdout).toBe(`44 files, ${items.length} items: 0 problems\n`)
     })
 
     it('names file:index of a broken answer letter, a deleted gold line and a changed tag', async () => {
@@ -223,7 +224,7 @@ describe('the bench-mitdb benchmark through the qa commands', () => {
       expect(out.some((l) => l.startsWith(`${counting}:${k}: answer text `)), r.stdout).toBe(true)
       expect(out, r.stdout).toContain(`${gold}:${n}: missing line for element ${n - 1} (id ${JSON.parse(lines[n - 2]).caseId}); the gold file has one line per element of the task file, in the same order`)
       expect(out, r.stdout).toContain(`${report}:1: tag "valid" differs from "train" (the split folder's name); set tag to "train" or move the case to that split`)
-      expect(out.at(-2)).toMatch(new RegExp(`^40 files, ${items.length} items: \\d+ problems$`))
+      expect(out.at(-2)).toMatch(new RegExp(`^44 files, ${items.length} items: \\d+ problems$`))
     })
   })
 
@@ -236,7 +237,8 @@ describe('the bench-mitdb benchmark through the qa commands', () => {
     expect(leaks).toEqual([])
     expect(report.flagged).toBe(0)
     const perTask = new Map<string, number>()
-    for (const q of items) if (q.tier === 'Closed-QA') perTask.set(q.taskType, (perTask.get(q.taskType) ?? 0) + 1)
+    // The closed items, and the yes/no of the evidence items, which the audit scores like a closed task.
+    for (const q of items) if (q.tier === 'Closed-QA' || q.taskType === 'open_evidence_reasoning') perTask.set(q.taskType, (perTask.get(q.taskType) ?? 0) + 1)
     expect(Object.fromEntries(report.closed.map((c) => [c.task, c.items]))).toEqual(Object.fromEntries(perTask))
   })
 

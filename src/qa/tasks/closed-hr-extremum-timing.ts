@@ -15,7 +15,8 @@ import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 
 /** A closed extremum item with decoys at `references` (other extremes' positions), or null when too few moments fit. */
 export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, references: readonly number[], rng: SeededRandom): QaDraft | null {
-  const decoys = exchangeableDecoys({ truth: x.index, pool: x.others, position: (i) => spanPosition(facts, i), references, minApart: extremeApart(facts, x) }, (n) => rng.below(n))
+  const others = new Set(x.others)
+  const decoys = exchangeableDecoys({ truth: x.index, pool: x.moments, allowed: (i) => others.has(i), position: (i) => spanPosition(facts, i), references, minApart: extremeApart(facts, x) }, (n) => rng.below(n))
   if (!decoys) return null
   const order = [...decoys, x.index].sort((a, b) => a - b)
   const rank = order.indexOf(x.index)
