@@ -42,8 +42,15 @@ export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number):
     }
     return lo > 0 && Math.abs(positions[lo - 1] - p) <= Math.abs(positions[lo] - p) ? d.pool[lo - 1] : d.pool[lo]
   }
+  // Three different references: a reference drawn twice lands on one beat and would always be
+  // dropped, so drawing without replacement keeps the same draws, only more often.
+  const refs = [...d.references]
   const chosen = [d.truth]
-  for (let k = 0; k < 3; k++) chosen.push(nearest(d.references[below(d.references.length)]))
+  for (let k = 0; k < 3; k++) {
+    const j = k + below(refs.length - k)
+    ;[refs[k], refs[j]] = [refs[j], refs[k]]
+    chosen.push(nearest(refs[k]))
+  }
   const apart = chosen.every((a, i) => chosen.every((b, j) => i === j || Math.abs(a - b) > d.minApart))
   return apart && chosen.slice(1).every((i) => d.allowed?.(i) ?? true) ? chosen.slice(1).sort((a, b) => a - b) : null
 }

@@ -13,7 +13,7 @@ import { spanPosition } from './closed-event-timing.ts'
 import { rateQuestion } from './rate-words.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 
-/** A closed extremum item with decoys at `references` (other extremes' positions), or null when too few moments fit. */
+/** A closed extremum item with decoys at `references` (other extremes' positions), or null when the draw puts two options too near or a decoy on a moment not clearly slower (faster). */
 export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, references: readonly number[], rng: SeededRandom): QaDraft | null {
   const others = new Set(x.others)
   const decoys = exchangeableDecoys({ truth: x.index, pool: x.moments, allowed: (i) => others.has(i), position: (i) => spanPosition(facts, i), references, minApart: extremeApart(facts, x) }, (n) => rng.below(n))
