@@ -72,7 +72,7 @@ describe('a run over an exported QA folder (CLI in a child process)', () => {
 
   it('writes the export\'s items as the benchmark run wrote them, their input paths relative to the new run', () => {
     const got = lines<QaItem>(path.join(evalRun, 'qa.ndjson'))
-    expect(got.length).toBe(26)
+    expect(got.length).toBe(items.length)
     const byId = new Map(items.map((q) => [q.id, q]))
     expect(new Set(got.map((q) => q.id))).toEqual(new Set(byId.keys()))
     const noPaths = (q: QaItem) => ({
@@ -88,7 +88,7 @@ describe('a run over an exported QA folder (CLI in a child process)', () => {
 
   it('reads the same bytes through those paths from the new run\'s directory as the benchmark run\'s inputs', () => {
     const reads = lines<{ qaId: string; text: string; files: string[] }>(path.join(evalRun, 'input-read.ndjson'))
-    expect(reads.length).toBe(26)
+    expect(reads.length).toBe(items.length)
     const byId = new Map(items.map((q) => [q.id, q]))
     for (const r of reads) {
       const q = byId.get(r.qaId)!
@@ -113,7 +113,7 @@ describe('a run over an exported QA folder (CLI in a child process)', () => {
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toMatch(/E_CONFIG_CHANGED: .*input files changed since this run started \(.*export\/inputs\/manifest\.json#100\); pass --restart/)
     await cli('run', at('eval.yaml'), '--out', evalRun, '--restart')
-    expect(lines(path.join(evalRun, 'qa.ndjson')).length).toBe(26)
+    expect(lines(path.join(evalRun, 'qa.ndjson')).length).toBe(items.length)
   })
 
   it('refuses kinds an exported folder does not hold before reading a record', async () => {

@@ -26,7 +26,7 @@ describe('pipeline score over the small bench with its baselines', () => {
   let report: ScoreReport
 
   beforeAll(async () => {
-    const dataset = parse(smallBenchYaml({ records: ['100', '101', '208'], inputs: ['text', 'images'] })) as { stages: unknown[] }
+    const dataset = parse(smallBenchYaml({ records: ['100', '101', '208'], inputs: ['text', 'images'], perHour: 120 })) as { stages: unknown[] }
     dataset.stages.push({ use: 'infer', options: { models: BASELINES } })
     const yaml = path.join(dir, 'bench.yaml')
     writeFileSync(yaml, stringify(dataset))

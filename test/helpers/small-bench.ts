@@ -12,6 +12,8 @@ export interface SmallBench {
   inputs?: ('text' | 'images' | 'video')[]
   /** The qa stage's split option (default: its own). */
   split?: Record<string, unknown>
+  /** 20-second excerpts per hour of record (default 30: each excerpt hosts one block of questions, so a record needs several). */
+  perHour?: number
 }
 
 /** The dataset's YAML text. */
@@ -27,7 +29,7 @@ export function smallBenchYaml(o: SmallBench = {}): string {
     'records:',
     ...(o.records ?? ['100']).map((r) => `  - path: ${path.join(ROOT, 'samples/mitdb', r)}`),
     'stages: [read, annotate, quality, clean, detect,',
-    '  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: 6, seed: 1}}},',
+    `  {use: excerpt, options: {set: qa-1min, stratified: {lengthSec: 20, perHour: ${o.perHour ?? 30}, seed: 1}}},`,
     ...inputs.map((m) => renders[m]),
     `  {use: qa, options: {seed: 1, ${o.split ? `split: ${JSON.stringify(o.split)}, ` : ''}sets: {qa-1min: {tasks: all, inputs: [${inputs.join(', ')}]}}}}]`,
     '',

@@ -6,7 +6,7 @@ import { askedEvent, askedExtremum, askedSpan, mentionedLabels, readQuestion } f
 import { DEFAULT_VOCABULARY, type VocabularyEvent } from '../../../src/qa/vocabulary.ts'
 import { generateItems } from './qa-items.ts'
 
-const { items } = generateItems('q', 60, 'test')
+const { items } = generateItems('q', 100, 'test')
 
 describe('readQuestion', () => {
   it('recovers gold.event on every generated item that asks about one, and every vocabulary event occurs', () => {
