@@ -70,12 +70,12 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
   const withRole = (r: Role) => roles.flatMap((x, i) => (x === r ? [i] : []))
 
   const used = new Set<number>()
-  pairBlocks(withRole('pair'), fx, has, o, rng, add, used)
-  countGroups(withRole('count'), fx, o, rng('closed_event_counting'), add, used)
+  for (const same of byLength(withRole('pair'), fx)) pairBlocks(same, fx, has, o, rng, add, used)
+  for (const same of byLength(withRole('count'), fx)) countGroups(same, fx, o, rng(`closed_event_counting:${fx(same[0]).endMs - fx(same[0]).startMs}`), add, used)
   // What a block could not use goes to the diagnosis groups, then to the extremum items.
   const spare = (i: number) => !used.has(i) && (roles[i] === 'pair' || roles[i] === 'count')
   const canDx = (i: number) => has(i, 'closed_diagnosis') && diagnosisLabels(fx(i)).length > 0
-  diagnosisGroups(excerpts.flatMap((_, i) => (roles[i] === 'diagnosis' || (spare(i) && canDx(i)) ? [i] : [])), fx, o.minDiagnosisOptions, rng('closed_diagnosis'), add, used)
+  for (const same of byLength(excerpts.flatMap((_, i) => (roles[i] === 'diagnosis' || (spare(i) && canDx(i)) ? [i] : [])), fx)) diagnosisGroups(same, fx, o.minDiagnosisOptions, rng(`closed_diagnosis:${fx(same[0]).endMs - fx(same[0]).startMs}`), add, used)
   const extremumIdx = excerpts.flatMap((_, i) => (roles[i] === 'extremum' || (!used.has(i) && roles[i] !== 'timing' && roles[i] !== null) ? [i] : []))
 
   // Timing: the truth positions of every timing-eligible (excerpt, event) of the record are where decoys go.
@@ -101,28 +101,42 @@ export function recordQuestions(recordId: string, excerpts: readonly Excerpted[]
 type Add = (excerpt: number, draft: QaDraft | null) => void
 
 // Whether an excerpt can stand for "the event is absent": absent, and for a sustained rate, clear of its threshold.
+// An excerpt with no stretch long enough to hold a sustained rate cannot stand for its absence:
+// only its length would be telling.
 function clearlyAbsent(facts: ExcerptFacts, ev: string, margin: number): boolean {
   if (eventIn(facts, ev)) return false
   const rate = facts.sustainedRates.find((s) => s.event === ev)
   if (!rate) return true
-  return rate.bpm === null || (rate.above ? rate.thresholdBpm - rate.bpm >= margin : rate.bpm - rate.thresholdBpm >= margin)
+  return rate.bpm !== null && (rate.above ? rate.thresholdBpm - rate.bpm >= margin : rate.bpm - rate.thresholdBpm >= margin)
+}
+
+// Excerpts of one length together: a longer excerpt holds more findings, so pairing or grouping
+// excerpts of different lengths would let the stated span tell which is which.
+function byLength(idx: readonly number[], fx: (i: number) => ExcerptFacts): number[][] {
+  const out = new Map<number, number[]>()
+  for (const i of idx) {
+    const len = fx(i).endMs - fx(i).startMs
+    ;(out.get(len) ?? out.set(len, []).get(len)!).push(i)
+  }
+  return [...out.keys()].sort((a, b) => a - b).map((k) => out.get(k)!)
 }
 
 // Present/absent pairs per event, rarest first so rare events find partners; every question of a
 // pair is asked of both its excerpts or of neither, so what is asked says nothing.
 function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: TaskType) => boolean, o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
+  const len = fx(idx[0]).endMs - fx(idx[0]).startMs
   const present = (i: number, ev: string) => { const e = eventIn(fx(i), ev); return e !== null && !e.boundary }
   const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))]
   const tally = (ev: string) => idx.filter((i) => present(i, ev)).length
   for (const ev of names.sort((a, b) => tally(a) - tally(b) || (a < b ? -1 : 1))) {
-    const r = rng(`pair:${ev}`)
+    const r = rng(`pair:${ev}:${len}`)
     const yes = idx.filter((i) => !used.has(i) && present(i, ev))
     const no = idx.filter((i) => !used.has(i) && clearlyAbsent(fx(i), ev, o.presenceMarginBpm))
     const words = countWords(ev, o.vocabulary)
     pairs(yes, no, o.pairsPerEvent, r).forEach((pair, k) => {
       for (const i of pair) used.add(i)
       const both = (t: TaskType) => pair.every((i) => has(i, t))
-      const group = `pair:${ev}:${k}`
+      const group = `pair:${ev}:${len}:${k}`
       const options = r.below(2) ? null : r.below(2) ? ['Yes', 'No'] : ['No', 'Yes']
       const timeable = both('open_event_timing') && BEAT_EVENT(fx(pair[0]), ev, o.vocabulary) && pair.every((i) => (eventIn(fx(i), ev)?.occurrences.length ?? 0) <= o.maxList)
       for (const i of pair) {
@@ -144,7 +158,7 @@ function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, o: Question
     numericGroups(cands, 4, r).forEach((g, k) => {
       for (const m of g.members) {
         used.add(m.ref)
-        add(m.ref, closedEventCounting(fx(m.ref), ev, words, g.values, m.truth, `closed_event_counting:${ev}:${k}`, r))
+        add(m.ref, closedEventCounting(fx(m.ref), ev, words, g.values, m.truth, `closed_event_counting:${ev}:${fx(m.ref).endMs - fx(m.ref).startMs}:${k}`, r))
       }
     })
   }
@@ -179,7 +193,7 @@ function diagnosisGroups(idx: number[], fx: (i: number) => ExcerptFacts, min: nu
   for (const [form, groups] of [['absent', absentGroups], ['present', presentGroups]] as const) {
     groups.forEach((g, k) => {
       for (const m of g.members) used.add(m.ref)
-      for (const m of g.members) add(m.ref, closedDiagnosis(fx(m.ref), form, g.values, m.truth, `closed_diagnosis:${form}:${k}`, r))
+      for (const m of g.members) add(m.ref, closedDiagnosis(fx(m.ref), form, g.values, m.truth, `closed_diagnosis:${form}:${fx(m.ref).endMs - fx(m.ref).startMs}:${k}`, r))
     })
   }
 }

@@ -97,14 +97,15 @@ describe('closed_diagnosis groups', () => {
 
 describe('sustained rates in pairs', () => {
   // Beats at `bpm` for each stretch of seconds, from `fromMs`.
-  const rateExcerpt = (fromMs: number, stretches: [number, number][]) => {
+  // With `lengthMs`, the excerpt spans that long from 1 s before `fromMs` (groups take excerpts of one length).
+  const rateExcerpt = (fromMs: number, stretches: [number, number][], lengthMs?: number) => {
     const beats: FactsBeat[] = []
     let t = fromMs
     for (const [seconds, bpm] of stretches) for (const end = t + seconds * 1000; t < end; t += 60_000 / bpm) {
       const sample = Math.round((t / 1000) * FS)
       beats.push({ sample, timeMs: (sample * 1000) / FS, label: 'N' })
     }
-    return factsOf(beats)
+    return factsOf(beats, [], lengthMs === undefined ? undefined : [fromMs - 1000, fromMs - 1000 + lengthMs])
   }
   const onset = rateExcerpt(10_000, [[20, 75], [40, 120]]) // tachycardia starting inside
   const near = rateExcerpt(100_000, [[60, 97]]) // 3 bpm under the threshold
@@ -126,12 +127,17 @@ describe('sustained rates in pairs', () => {
   })
 
   it('a counting group takes its 0 from an excerpt clear of the threshold only', () => {
-    const episodes = (n: number) => rateExcerpt(400_000 * (n + 1), Array.from({ length: n }, () => [[20, 75], [35, 120]] as [number, number][]).flat().concat([[20, 75]]))
+    const L = 200_000
+    const episodes = (n: number) => rateExcerpt(400_000 * (n + 1), Array.from({ length: n }, () => [[20, 75], [35, 120]] as [number, number][]).flat().concat([[20, 75]]), L)
     const counts = [1, 2, 3].map(episodes)
     expect(counts.map((f) => eventIn(f, TACHY)?.occurrences.length)).toEqual([1, 2, 3])
+    const nearL = rateExcerpt(100_000, [[185, 97]], L)
+    const clearL = rateExcerpt(2_000_000, [[185, 75]], L)
     const counted = (fx: ExcerptFacts[]) => recordQuestions('rate', withTasks(fx, only(ROLE_TASKS.count)), OPTIONS).filter((x) => x.draft.gold.event === TACHY)
-    expect(counted([near, ...counts])).toEqual([])
-    const d = counted([near, ...counts, clear])
+    expect(counted([nearL, ...counts])).toEqual([])
+    // An excerpt of another length is no member either: its span would tell its count.
+    expect(counted([clear, ...counts])).toEqual([])
+    const d = counted([nearL, ...counts, clearL])
     expect(d.map((x) => [x.excerpt, x.draft.gold.value])).toEqual([[1, 1], [2, 2], [3, 3], [4, 0]])
   })
 
