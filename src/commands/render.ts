@@ -1,6 +1,6 @@
 // `pipeline render <recording> [--text FILE] [--strips DIR] [--video FILE] [--window 10]
 // [--step 10] [--lead N] [--raw] [--no-beats]`: renders one recording's modalities without a
-// dataset file (issue 4). It streams the stages a dataset would list:
+// dataset file. It streams the stages a dataset would list:
 // read -> annotate -> clean -> detect -> segment -> render-text / render-strip / render-video,
 // without clean under --raw and without annotate and detect under --no-beats (the strips then
 // have no beat markers). Each render stage writes where its flag says (its context's media

@@ -1,4 +1,4 @@
-// `pipeline score --f1-bio <folder | file.yaml>`: F1-Bio's model (issue 15). The folder is what
+// `pipeline score --f1-bio <folder | file.yaml>`: F1-Bio's model. The folder is what
 // `optimum-cli export onnx --task feature-extraction` writes: model.onnx and vocab.txt, with
 // config.json (num_hidden_layers: the layer whose output last_hidden_state is; _name_or_path:
 // the model's name) and tokenizer_config.json (do_lower_case). A YAML file names such a folder

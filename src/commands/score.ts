@@ -1,4 +1,4 @@
-// `pipeline score` (issue 15): scores the predictions of one or more runs (score-runs.ts), or of
+// `pipeline score`: scores the predictions of one or more runs (score-runs.ts), or of
 // another harness against a Holtercare folder (--qa, score-qa.ts), writes report.json (the
 // ScoreReport, src/report/report-types.ts), report.md and the HTML report to --out and prints the markdown;
 // --multitask scores the ECG multi-task benchmark instead (score-multitask.ts). The pipeline:

@@ -1,5 +1,5 @@
 // The dataset file's schema (zod, strict: an unknown key is an error that lists the allowed keys).
-// Stage options are left open here: each stage validates its own options (style rule 6).
+// Stage options are left open here: each stage validates its own options.
 import { z } from 'zod'
 import type { RecordSpec } from '../core/record.ts'
 

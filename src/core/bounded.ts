@@ -1,4 +1,4 @@
-// Bounded concurrency in any order (style rule 2; the runner's records): at most `limit` calls of
+// Bounded concurrency in any order (the runner's records): at most `limit` calls of
 // `fn` in flight, no new call once `signal` aborts, and it returns only after every started call
 // settled. Stages whose results must come out in stream order use map-ordered.ts.
 

@@ -1,4 +1,4 @@
-// One error type for the whole project (style rule 5): a stable code, a message that says what
+// One error type for the whole project: a stable code, a message that says what
 // was expected, what was found and what to do, a context object (file, field, offset, yaml
 // path, record, stage...) and the original cause. Only src/cli.ts maps codes to exit codes.
 

@@ -1,4 +1,4 @@
-// Bounded, ordered concurrency for stages (style rule 2): work is started in stream order, at most
+// Bounded, ordered concurrency for stages: work is started in stream order, at most
 // `concurrency` results wait at a time, and results come out in the order the work was started,
 // whatever order it finishes in. The detect stage keeps chunks in flight in its beat worker, the
 // render stages strips and frames in their drawing threads, the model stage its calls.

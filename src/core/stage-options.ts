@@ -1,4 +1,4 @@
-// Stage options are validated next to each stage with a zod schema (style rule 6); this turns
+// Stage options are validated next to each stage with a zod schema; this turns
 // every problem into a PipelineError that names the dataset file, the YAML path and, where the
 // YAML gives one, the option's own line. Several problems make one error listing them all (a
 // user fixes a file in one go instead of one run per mistake); the dataset loader merges these

@@ -1,4 +1,4 @@
-// The stage contract (design.md "Units", style rule 1). A stage is a plain object whose
+// The stage contract (design.md "Units"). A stage is a plain object whose
 // `transform` is an async generator over items; the runner wires stages with
 // `node:stream/promises` `pipeline`, so backpressure, abort and error propagation come from Node.
 import type { AnyItem, Item } from './items.ts'

@@ -1,4 +1,4 @@
-// Streaming beat classifier into AAMI EC57 classes (issue 3): N, S, V and Q (F is never called:
+// Streaming beat classifier into AAMI EC57 classes: N, S, V and Q (F is never called:
 // fusion beats fall to N or V, which EC57 does not count against VEB). Each beat is seen on a
 // 250 Hz grid with its own baseline removed (beat-window.ts), measured (beat-features.ts: QRS
 // span, amplitude, noise) and matched against running templates in the manner of Hamilton's

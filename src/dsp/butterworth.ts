@@ -1,5 +1,5 @@
 // Butterworth design as scipy does it, so our coefficients equal scipy's `butter(..., output='sos')`
-// (issue 3, `clean`): analog prototype poles (buttap) -> lp2lp/lp2hp at the prewarped cutoff ->
+// (`clean`): analog prototype poles (buttap) -> lp2lp/lp2hp at the prewarped cutoff ->
 // bilinear transform at fs = 2 -> zpk2sos with pairing 'nearest' (odd orders get an extra pole
 // and zero at the origin; the pole nearest the unit circle is paired first and ends up in the
 // LAST section; the gain goes into the first section). Complex numbers are [re, im] pairs.

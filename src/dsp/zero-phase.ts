@@ -1,5 +1,5 @@
 // Streaming zero-phase (forward-backward) filtering, equal to scipy `sosfiltfilt` / `filtfilt`
-// (method "pad") over an unbounded stream with bounded look-ahead (issue 3, `clean`).
+// (method "pad") over an unbounded stream with bounded look-ahead (`clean`).
 //
 // Forward pass: causal, exact, state carried across blocks. Start of a segment exactly as scipy:
 // the first padlen+1 samples are held, the odd extension 2*x[0] - x[padlen..1] is prepended and

@@ -1,4 +1,4 @@
-// The `stratified` excerpt rule (issue 13, "Excerpts"): the record is cut into tiles of `length`
+// The `stratified` excerpt rule ("Excerpts"): the record is cut into tiles of `length`
 // samples from a seeded offset; every `horizon` samples the tiles of that stretch are weighed by
 // the events they hold (the QA vocabulary's, from the reference beats and rhythms as they passed)
 // and `perHour` per hour of them are chosen, deterministically from the seed: first, in turns, a tile

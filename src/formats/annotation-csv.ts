@@ -1,4 +1,4 @@
-// Streaming parser for reference-annotation sidecars in CSV (issue 3), e.g.
+// Streaming parser for reference-annotation sidecars in CSV, e.g.
 //   sample,time_ms,symbol,aux,is_beat
 //   18,50.000,+,(N,0
 // RFC 4180: a header line names the columns (any order, case-insensitive, unknown ones ignored;

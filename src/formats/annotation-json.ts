@@ -1,4 +1,4 @@
-// Streaming parser for reference-annotation sidecars in JSON (issue 3). Two layouts, told apart
+// Streaming parser for reference-annotation sidecars in JSON. Two layouts, told apart
 // by the first character: NDJSON, one object per line as the pipeline's own outputs are
 //   {"sample":77,"time_ms":213.889,"symbol":"N","aux":""}
 // (objects may also span lines), or a JSON array of such objects ("[" first). Either way the

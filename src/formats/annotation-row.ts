@@ -1,4 +1,4 @@
-// One row of a reference-annotation sidecar (issue 3), the same for CSV and JSON. A row names its
+// One row of a reference-annotation sidecar, the same for CSV and JSON. A row names its
 // `symbol` (MIT mnemonic: N, V, A, +, ~, ...), optionally its `aux` text ("(AFIB" for a rhythm
 // change) and its position as `sample` (an index at the recording's rate), `time_ms` or `time_s`
 // (from the recording's start): at least one per row. `sample` places the annotation when given;

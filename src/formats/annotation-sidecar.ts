@@ -1,4 +1,4 @@
-// Finding and reading a recording's reference-annotation sidecar (issue 3). The `annotate`
+// Finding and reading a recording's reference-annotation sidecar. The `annotate`
 // option `sidecar` is "auto" (use <dir>/<name>.annotations.csv, .json or .ndjson when one
 // exists), "none", or a path template with {dir} (the recording's folder) and {name} (its file
 // name without .edf/.bdf/.rec/.hea). A relative template is taken from the recording's folder,

@@ -1,4 +1,4 @@
-// Diagnosis names in free text (issue 15, label-set F1 and closed diagnosis options). A name is
+// Diagnosis names in free text (label-set F1 and closed diagnosis options). A name is
 // found case-insensitively with hyphens or spaces between its words and an optional plural, or
 // through a common synonym or abbreviation (PVC, VPB, PAC, AF, A-fib, AFL, VT, SVT, "1st degree
 // AV block", Mobitz I / Wenckebach, complete heart block...). An alias counts only when the name

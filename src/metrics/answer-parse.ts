@@ -1,5 +1,5 @@
-// Reading free model answers for scoring (issue 15, "Accuracy" and "MAE and ScoreMAE";
-// ../shared/docs/benchmark-spec.md, "Metrics"). Every parser is pure, never calls a model, and
+// Reading free model answers for scoring ("Accuracy" and "MAE and ScoreMAE";
+// the Holtercare-Bench paper and release, "Metrics"). Every parser is pure, never calls a model, and
 // returns either what the answer says or `{unparsed, detail}` with why it could not be read, so
 // a scorer counts unparsed answers beside the metric (an unparsed closed answer is wrong).
 // Reasons: empty, unfinished (a <think> block that never closed), refusal ("I cannot determine"),

@@ -1,4 +1,4 @@
-// BERTScore's scoring step (F1-Bio, issue 15), equal to bert_score's `greedy_cos_idf`
+// BERTScore's scoring step (F1-Bio), equal to bert_score's `greedy_cos_idf`
 // (Tiiiger/bert_score, utils.py) for one hypothesis/reference pair:
 //   - every token embedding is divided by its L2 norm, so a dot product is a cosine;
 //   - precision: each hypothesis token takes its best cosine over ALL reference tokens, [CLS]

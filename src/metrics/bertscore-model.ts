@@ -1,4 +1,4 @@
-// Per-token embeddings for F1-Bio from a local ONNX export of a BERT model (issue 15), run
+// Per-token embeddings for F1-Bio from a local ONNX export of a BERT model, run
 // in-process with onnxruntime-node; nothing is downloaded. The layer: bert_score cuts the
 // model to its first `num_layers` layers and takes the last output, so export the model with
 // `num_hidden_layers` set to the layer wanted (BERT adds nothing after its last layer) and read

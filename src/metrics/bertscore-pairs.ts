@@ -1,4 +1,4 @@
-// BERTScore of many (hypothesis, reference) pairs through an embedder (F1-Bio, issue 15): the
+// BERTScore of many (hypothesis, reference) pairs through an embedder (F1-Bio): the
 // texts of a call are embedded once each (the references of one item repeat across the models
 // scored, and many short answers repeat), then each pair is matched by bertscoreMatch, with idf
 // weights from a table when one is given, and rescaled when a baseline is given. The embedder is

@@ -1,4 +1,4 @@
-// BLEU as sacrebleu 2.x computes it (issue 15 "Metrics"; benchmark-spec "BLEU-1 / BLEU-4"):
+// BLEU as sacrebleu 2.x computes it (benchmark-spec "BLEU-1 / BLEU-4"):
 // 13a tokens, mixed case, one reference, clipped n-gram counts, brevity penalty
 // exp(1 - ref/sys) when the hypothesis is shorter, and "exp" smoothing (NIST / mteval-v13a: the
 // k-th order with no match gets precision 100 / (2^k * total)). Scores are on sacrebleu's 0-100

@@ -1,4 +1,4 @@
-// Seeded percentile-bootstrap confidence intervals (issue 15). The units resampled are cases
+// Seeded percentile-bootstrap confidence intervals. The units resampled are cases
 // (records), not items: the items of one case share a patient and a recording, so they are not
 // independent, and resampling items would give intervals that are too narrow. Callers group
 // items with `groupByCase` (or use `bootstrapByCase`) and the statistic sees a resample of

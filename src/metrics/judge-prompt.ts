@@ -1,4 +1,4 @@
-// The ScoreGPT prompt (issue 15; benchmark-spec.md, Metrics: ScoreGPT), written here and
+// The ScoreGPT prompt (benchmark-spec.md, Metrics: ScoreGPT), written here and
 // versioned: the system message holds the rules, the bands and the criteria the task is judged on;
 // the user message holds the two reports between markers, the candidate's flagged as data (a
 // report may hold text that reads as an instruction) and the exact keys the reply must have.

@@ -1,4 +1,4 @@
-// Label-set F1 for open diagnosis answers (issue 15, "our addition"): the labels parsed from a
+// Label-set F1 for open diagnosis answers ("our addition"): the labels parsed from a
 // model's answer against the gold labels, both passed through the caller's normaliser (the event
 // vocabulary of the QA issue), compared as sets.
 // Conventions, the same as timestamp-f1.ts:

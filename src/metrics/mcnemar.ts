@@ -1,4 +1,4 @@
-// McNemar's test between two models scored on the same closed items (issue 15, Table 12 of the
+// McNemar's test between two models scored on the same closed items (Table 12 of the
 // paper), equal to statsmodels.stats.contingency_tables.mcnemar on ../shared/golden/metrics:
 //   table = [[a, b], [c, d]]: a both right, b only model A right, c only model B right, d both
 //   wrong. Only the discordant pairs b and c carry information.

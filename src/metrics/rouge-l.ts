@@ -1,6 +1,6 @@
 // ROUGE-L as Google's rouge-score computes `rougeL` (not `rougeLsum`): the longest common
 // subsequence of the token lists, precision = LCS / hypothesis tokens, recall = LCS / reference
-// tokens, F = 2PR / (P + R); 0, 0, 0 when either side has no token (issue 15 "Metrics").
+// tokens, F = 2PR / (P + R); 0, 0, 0 when either side has no token ("Metrics").
 // Two tokenizers:
 //   - 'rouge-score' (default, for parity): lower-case, every character outside [a-z0-9] becomes a
 //     space, split; with stemming, nltk's Porter stemmer on tokens longer than 3 characters.

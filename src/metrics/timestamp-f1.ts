@@ -1,4 +1,4 @@
-// Timestamp F1 for event-timing answers (issue 15, "our addition"): predicted and gold event
+// Timestamp F1 for event-timing answers ("our addition"): predicted and gold event
 // times (ms) are matched one to one, a pair counting when |p - g| <= tolerance (inclusive,
 // default 150 ms), and the matching has as many pairs as possible.
 //

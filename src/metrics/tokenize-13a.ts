@@ -1,5 +1,5 @@
 // sacrebleu's default "13a" tokenizer (the one of mteval-v13a.pl, used by WMT), reproduced
-// step by step so BLEU matches sacrebleu 2.x to the token (issue 15, benchmark-spec "Metrics"):
+// step by step so BLEU matches sacrebleu 2.x to the token (benchmark-spec "Metrics"):
 //   1. strip trailing whitespace (sacrebleu does this before tokenizing, so a trailing "-\n" is
 //      no longer a line-break hyphen), drop "<skipped>", join "-\n" line breaks, "\n" -> " ",
 //      unescape &quot; &amp; &lt; &gt; (in that order, once each);

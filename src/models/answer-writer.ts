@@ -1,4 +1,4 @@
-// Model-written answers for the free-text tasks (issue 14, optional): the qa stage may ask an
+// Model-written answers for the free-text tasks (optional): the qa stage may ask an
 // OpenAI-compatible model to write an item's answer from the facts it computed (the template
 // answer, which states them all, and for reports the figures), as JSON. The reply replaces the
 // template only when it passes checkWrittenAnswer (no number changed, no finding added or

@@ -1,4 +1,4 @@
-// ScoreGPT's call (issue 15): an openai-compatible model scores a candidate report against the
+// ScoreGPT's call: an openai-compatible model scores a candidate report against the
 // reference with the prompt of src/metrics/judge-prompt.ts; the reply is validated by
 // src/metrics/judge-parse.ts. Like api-predict.ts, the request goes through cached-call.ts: cached
 // by a hash of (prompt version, server, body), the reply stored inside the call's limiter slot, so

@@ -1,4 +1,4 @@
-// The models of an `infer` stage as a dataset declares them (validated at the edge, style rule 6).
+// The models of an `infer` stage as a dataset declares them (validated at the edge).
 // An API model names its server, model, key variable (never the key), modality, limits and what
 // to do with an item over them; a baseline names its kind. The request-relevant part of an API
 // model's config (requestConfig) goes into every cache key; its operational settings

@@ -1,5 +1,5 @@
 // What a task generator makes of an excerpt: the question and answer text and the structured
-// gold beside them (issue 13, "Structured gold"), so scoring never parses our own sentences and
+// gold beside them ("Structured gold"), so scoring never parses our own sentences and
 // every gold says which beats it came from.
 import type { QaGold } from '../core/items.ts'
 import type { TaskType } from './holtercare-format.ts'

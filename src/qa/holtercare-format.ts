@@ -1,4 +1,4 @@
-// The public Holtercare-Bench QA format (../shared/docs/benchmark-spec.md, "Public file format"):
+// The public Holtercare-Bench QA format (the Holtercare-Bench paper and release, "Public file format"):
 // one JSON array per task file under <split>/<tier>/<task_type>.json, each element exactly
 // {id, task_type, qa_pair: {question, answer}, tag}, with closed-task options inline at the end
 // of the question ("... A. 2; B. 0; C. 3; D. 1") and the answer repeating the letter and the

@@ -1,4 +1,4 @@
-// A model's limits against an excerpt's inputs (issue 13, "Inputs"): nothing is cut to fit, so an
+// A model's limits against an excerpt's inputs ("Inputs"): nothing is cut to fit, so an
 // excerpt whose inputs exceed a configured budget is an error naming the numbers; the dataset
 // check (qa-plan-check.ts) refuses such lengths before any record is read where it can tell.
 import { PipelineError } from '../core/errors.ts'

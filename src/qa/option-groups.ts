@@ -1,4 +1,4 @@
-// Leak-free option sets by design (issue 13, "Leak-free distractors"; benchmark-spec.md
+// Leak-free option sets by design ("Leak-free distractors"; benchmark-spec.md
 // "Distractor leak"). Closed items whose answer is one value among a few (a count, a diagnosis,
 // yes/no) are made in groups: k items about k different excerpts share one option set, the k
 // values of their truths, and each item's truth is a different one of them. Whatever an

@@ -1,4 +1,4 @@
-// The qa stage's checks against the rest of a dataset, when it is loaded (issue 13, "Inputs"):
+// The qa stage's checks against the rest of a dataset, when it is loaded ("Inputs"):
 // every set it asks about is made by an excerpt stage, every modality it requires is drawn for
 // that set by a render stage, and the set's excerpts fit the budgets: text tokens (render-text's
 // values x tokens per value, where its rate is given; without one the rate is the recording's,

@@ -1,4 +1,4 @@
-// The check a model-written answer must pass before it replaces the template's (pure, issue 14
+// The check a model-written answer must pass before it replaces the template's (pure
 // "LLM-written QA text"): it may say the facts in other words, never other facts. Rejected when
 // it is not the JSON asked for, changes the yes/no of the template, states a number that is not
 // one of the facts' (a count, a time, a rate; rounding of a fact's decimals is allowed) or a

@@ -1,4 +1,4 @@
-// A minimal RGBA raster for ECG strips (issue 4): pure, no I/O, no system libraries, so a strip
+// A minimal RGBA raster for ECG strips: pure, no I/O, no system libraries, so a strip
 // is the same bytes on every machine. Pixel (x, y) covers [x, x+1) x [y, y+1); a real coordinate
 // lands in pixel floor(x). Every primitive clips to the canvas (and to an optional clip rect), so
 // callers never check bounds and drawing never throws.

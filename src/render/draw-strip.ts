@@ -1,4 +1,4 @@
-// Draws one ECG paper strip (issue 4) with the layout of strip-layout.ts: pure, RGBA in memory.
+// Draws one ECG paper strip with the layout of strip-layout.ts: pure, RGBA in memory.
 //
 // Speed matters because a 24 h video draws 8,640 of these. The grid is painted row by row from
 // three prebuilt rows (plain paper with the vertical lines, a light horizontal line, a dark one),

@@ -1,5 +1,5 @@
-// How many tokens a GPT-style model will read for render-text's output, without its tokenizer
-// (issue 4). The estimate counts the pre-tokens that cl100k_base's split pattern cuts text into
+// How many tokens a GPT-style model will read for render-text's output, without its
+// tokenizer. The estimate counts the pre-tokens that cl100k_base's split pattern cuts text into
 // (o200k_base's differs only around letters), scanning the bytes once:
 //   digit runs in groups of at most 3 (`\p{N}{1,3}`), punctuation runs with an optional space
 //   before and line breaks after (` ?[^\s\p{L}\p{N}]+[\r\n]*`), letter runs with an optional

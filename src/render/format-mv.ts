@@ -1,5 +1,5 @@
 // Float32 samples in mV as ASCII decimal text, byte for byte what `Number(v).toFixed(decimals)`
-// gives (issue 4, render-text), without calling toFixed per value: a 24 h lead is 31 million
+// gives (render-text), without calling toFixed per value: a 24 h lead is 31 million
 // values. Two deliberate differences from toFixed: a result that rounds to zero prints without a
 // sign ("-0.000" -> "0.000": a model should not read a sign into noise), and non-finite values
 // print as JavaScript does (`NaN`, `Infinity`, `-Infinity`; the readers mark invalid samples NaN).

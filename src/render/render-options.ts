@@ -1,4 +1,4 @@
-// Options that render-strip and render-video share (issue 4): which leads, the paper's scale and
+// Options that render-strip and render-video share: which leads, the paper's scale and
 // the markers; each stage adds its own next to its code. Also what all three render stages
 // share: picking the leads, and the error for a stage that got no windows.
 import { PipelineError } from '../core/errors.ts'

@@ -1,4 +1,4 @@
-// Lowers the sampling rate of a window before it is written as text (issue 4, render-text's
+// Lowers the sampling rate of a window before it is written as text (render-text's
 // `rate`), e.g. 360 -> 100 Hz to fit a model's context. Method: bandlimited interpolation
 // (J. O. Smith's resampling by a windowed sinc): output sample k sits at input position
 // t = k * from/to, and is the sum of the input samples within `half` of t, each weighted by a

@@ -1,4 +1,4 @@
-// Where everything on an ECG strip goes (issue 4), as numbers only so tests can check the
+// Where everything on an ECG strip goes, as numbers only so tests can check the
 // drawing against it. Top to bottom: a header line (title, times), two marker lanes when markers
 // are on (reference above detector, so the two sources never overprint), then one band of paper
 // per lead. Left to right: a gutter of 10 mm (two large boxes; wider, in whole boxes, when a fast

@@ -1,4 +1,4 @@
-// One window's text for render-text (issue 4), one line per chosen lead:
+// One window's text for render-text, one line per chosen lead:
 //   <label> <hh:mm:ss.mmm> <rate>Hz: <v><sep><v><sep>...<v>\n
 // with the values in mV as formatMvInto writes them (format-mv.ts) and the text's tokens counted
 // while formatting (text-tokens.ts). A WindowTextWriter formats each window in the memory of the

@@ -1,4 +1,4 @@
-// From per-item scores to a ScoreReport (report-types.ts; issue 15 "pipeline score"): per system
+// From per-item scores to a ScoreReport (report-types.ts): per system
 // (model x modality) and task the counts, every metric of the task (task-metrics.ts) with a 95 %
 // percentile bootstrap interval resampling cases (items of one case are not independent), corpus
 // BLEU-1/4, ScoreMAE from the declared baselines (score-mae-rows.ts), McNemar's test for the pairs

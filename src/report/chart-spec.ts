@@ -1,4 +1,4 @@
-// Vega-Lite specs for the report's charts (issue 15: per-task scores with CIs per model).
+// Vega-Lite specs for the report's charts (per-task scores with CIs per model).
 //
 // A chart is a spec, not hand-drawn SVG: Vega-Lite lays out axes, legends and label collisions,
 // and the same spec gives the inline SVG of index.html and the PNG files (chart-render.ts).

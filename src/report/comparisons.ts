@@ -1,4 +1,4 @@
-// McNemar's test between two systems on the same closed items (issue 15, the paper's Table 12):
+// McNemar's test between two systems on the same closed items (the paper's Table 12):
 // per closed task and over all closed tasks pooled ("all closed"), on the items both systems
 // answered and that have a gold (an unparsed answer is wrong; failed and missing items are left
 // out, since they say nothing about what the model read). Pure.

@@ -1,4 +1,4 @@
-// The report as one self-contained HTML page (issue 15): inline CSS, each chart's SVG inline,
+// The report as one self-contained HTML page: inline CSS, each chart's SVG inline,
 // sample strips as data: URLs, no script, no external font or URL. A Content-Security-Policy
 // meta tag forbids loading anything else, so a page that shows correctly offline is guaranteed
 // not to depend on the network. All text from the view is escaped (html-escape.ts).

@@ -1,4 +1,4 @@
-// What the HTML report renders (issue 15): a generic view of tables, charts and sample items,
+// What the HTML report renders: a generic view of tables, charts and sample items,
 // built from the scores by src/report/view.ts and rendered by html-page.ts / html-write.ts.
 // Plain data only, so the page and the PNG plots are a pure function of it (plus the strip
 // images it names). The named parts below are aliases into ReportView, not separate shapes.

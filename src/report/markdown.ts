@@ -1,4 +1,4 @@
-// report.md of `pipeline score` (issue 15): the tables of the report's view (view.ts) as GitHub
+// report.md of `pipeline score`: the tables of the report's view (view.ts) as GitHub
 // markdown, in the paper's order (closed accuracy, open tasks, reports, BLEU, text versus video
 // when a model was scored in several modalities, McNemar), then win rates, counts, ScoreMAE
 // parameters and problems, with the signatures last. Sample items and charts are for the HTML

@@ -1,4 +1,4 @@
-// The schema of report.json (`pipeline score`, issue 15): every number with the key of its
+// The schema of report.json (`pipeline score`): every number with the key of its
 // signature in `signatures` (what exactly was computed: tokenizer, smoothing, tolerance, baseline
 // set, bootstrap seed...), its 95 % case-bootstrap interval where one applies, and the counts
 // beside it. Markdown (markdown.ts) and the HTML view (view.ts) are rendered from this alone.

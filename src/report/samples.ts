@@ -1,4 +1,4 @@
-// The items a report shows in full (issue 15: "per task, a sample of items ... so a person can
+// The items a report shows in full ("per task, a sample of items ... so a person can
 // see why a model failed"): per task a seeded choice of items that some system answered, each
 // with its question, the gold answer, its first image input and every system's answer with its
 // per-item score in words. The same seed gives the same items on every machine. Pure.

@@ -1,4 +1,4 @@
-// The two metrics that need a model, plugged into `pipeline score` from outside (issue 15):
+// The two metrics that need a model, plugged into `pipeline score` from outside:
 //   - F1-Bio: an embedder (BERTScore with a local biomedical BERT, src/metrics/bertscore-*.ts)
 //     scores (answer, reference) pairs of open and report items;
 //   - ScoreGPT: an LLM judge (src/models/judge*.ts) scores report answers on the 17 criteria.

@@ -1,4 +1,4 @@
-// The per-item scores of `pipeline score` (issue 15, "Metrics"), by task type (task-metrics.ts):
+// The per-item scores of `pipeline score` ("Metrics"), by task type (task-metrics.ts):
 //   closed tasks        the option read by parseChoice against the question's inline options
 //                       (gold.choices when the item has them), or yes/no by parseYesNo for a
 //                       presence item without options; right or wrong against gold.correct / value;

@@ -1,4 +1,4 @@
-// What `pipeline score` reads and what it scores per item (issue 15, "pipeline score"): a QA item
+// What `pipeline score` reads and what it scores per item ("pipeline score"): a QA item
 // and one model's prediction, reduced to the fields scoring needs, whether they come from a run
 // (QaItem, PredictionItem) or from a public Holtercare folder and a predictions file
 // (public-gold.ts); and the per-item result of score-items.ts that aggregate.ts sums up.

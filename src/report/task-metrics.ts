@@ -1,5 +1,5 @@
 // Which metrics each task type is scored by (benchmark-spec.md "The 12 task types" and
-// "Metrics", issue 15), what they are called in the tables, and which one decides a task's win
+// "Metrics"), what they are called in the tables, and which one decides a task's win
 // (win rate). Percent-scale metrics (accuracy, F1s, BLEU, ROUGE-L, F1-Bio, ScoreGPT, ScoreMAE) are
 // stored 0-100, the paper's scale; MAE is in the task's unit (events, or ms). Pure.
 import { isTaskType, tierOf } from '../qa/holtercare-format.ts'

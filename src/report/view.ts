@@ -1,4 +1,4 @@
-// The generic structure a score report is shown from (issue 15, report/index.html): a title and
+// The generic structure a score report is shown from (report/index.html): a title and
 // sections, each with tables, charts and sample items. The HTML report (src/report/html-*.ts) and
 // its charts (chart-*.ts) render this and nothing else, and markdown.ts prints its tables, so
 // every reader sees the same numbers. This shape is a contract between those files: add fields,

@@ -1,4 +1,4 @@
-// Item-level checkpoints (issue 2, "Runner, sinks, resume"). A record that is interrupted is
+// Item-level checkpoints ("Runner, sinks, resume"). A record that is interrupted is
 // redone from its start, but some items are expensive to make again (a paid model call). A
 // stage stores such an item under a stable key as soon as it has it; on resume it asks the
 // journal first and re-emits the stored item instead of paying twice.

@@ -1,6 +1,6 @@
 // Reading back our own NDJSON files (checkpoints, journals, progress). A torn last line is what
 // a crash leaves behind and is cut off; a bad line in the middle is corruption and is an error
-// naming file:line (style rule 8). Checkpoints and journals are small (one line per record or
+// naming file:line. Checkpoints and journals are small (one line per record or
 // per paid call), so they are read whole; a log that only grows is cut from its end (cutTornTail).
 import { open, readFile, truncate, type FileHandle } from 'node:fs/promises'
 import { PipelineError } from '../core/errors.ts'

@@ -1,6 +1,6 @@
 // Opens a run directory for a dataset: a new one is created; an existing one is resumed only
 // when it was made by the same config and its inputs are unchanged, otherwise the run refuses to
-// mix results (issue 2, point 4) unless `restart` discards what is there.
+// mix results unless `restart` discards what is there.
 import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'

@@ -1,4 +1,4 @@
-// Finding and checking the system ffmpeg (issue 4). Video is encoded by spawning the `ffmpeg`
+// Finding and checking the system ffmpeg. Video is encoded by spawning the `ffmpeg`
 // binary directly (fluent-ffmpeg is archived and hangs the pipeline when ffmpeg dies; see
 // docs/dependencies.md). The binary is FFMPEG_PATH or the first `ffmpeg` on PATH, found by
 // walking PATH ourselves: shelling out to `which` would need a shell and differs per platform.

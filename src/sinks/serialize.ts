@@ -1,4 +1,4 @@
-// NDJSON is one JSON.stringify(item) + '\n' per item (style rule 8). Typed arrays (signals) are
+// NDJSON is one JSON.stringify(item) + '\n' per item. Typed arrays (signals) are
 // written as plain number arrays rounded to a fixed number of decimals: JSON.stringify would
 // otherwise write them as {"0":..,"1":..} objects with float32 noise (0.14499999582767487).
 // Sample arrays are most of a window line's bytes, so they are formatted by a dedicated loop

@@ -1,5 +1,5 @@
 // The writer of a file that grows while a record streams (render-text's per-record text; sinks
-// are the only writers, style rule 8). Bytes go to the file under its own name with one
+// are the only writers). Bytes go to the file under its own name with one
 // synchronous write per call, so when write() returns they are in the file, readable by anyone:
 // a render item naming a byte range can be yielded at once, in stream order, and the order of a
 // run's outputs never depends on when the disk got round to it. A window's text is a few tens

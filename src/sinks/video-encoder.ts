@@ -1,4 +1,4 @@
-// An MP4 encoder fed raw RGBA frames on ffmpeg's stdin (issue 4). ffmpeg is spawned directly:
+// An MP4 encoder fed raw RGBA frames on ffmpeg's stdin. ffmpeg is spawned directly:
 // fluent-ffmpeg leaves its input paused when ffmpeg dies, which hangs the pipeline.
 //
 // Failure model: whatever ends ffmpeg early (a non-zero exit, a signal, EPIPE on stdin, our

@@ -1,4 +1,4 @@
-// `annotate` (issue 3): the reference annotations of a record become `beat` items with their AAMI
+// `annotate`: the reference annotations of a record become `beat` items with their AAMI
 // class and `rhythm` items, tagged source "reference", so later stages (summaries, QA, scoring)
 // can use them beside a detector's beats. A rhythm episode runs from its rhythm-change annotation
 // ("+" with aux "(AFIB") to its end marker ("+" with aux ")", as Icentia11k writes), else to the

@@ -1,4 +1,4 @@
-// `clean`: NeuroKit2 0.2.9 `ecg_clean(method="neurokit")` over the block stream (issue 3): a
+// `clean`: NeuroKit2 0.2.9 `ecg_clean(method="neurokit")` over the block stream: a
 // 5th-order 0.5 Hz Butterworth high-pass run forward and backward (scipy sosfiltfilt), then the
 // powerline moving average run forward and backward (scipy filtfilt), per lead. Zero phase needs
 // look-ahead: see src/dsp/zero-phase.ts for the margin (21.35 s at the defaults, any fs); with

@@ -1,4 +1,4 @@
-// `detect` (issue 3): the streaming QRS detector (src/dsp/qrs-detector.ts) and beat classifier
+// `detect`: the streaming QRS detector (src/dsp/qrs-detector.ts) and beat classifier
 // (src/dsp/beat-classifier.ts) on one lead, emitting `beat` items tagged source "detector" with
 // an AAMI label (N, S, V, F, Q), the RR interval before the beat and the classifier's features.
 // Works on raw or cleaned blocks.

@@ -1,4 +1,4 @@
-// `infer` (issue 14): every QA item put in front of every configured model, one `prediction` item
+// `infer`: every QA item put in front of every configured model, one `prediction` item
 // per item and model. API models get the item's own inputs in their modality, checked against
 // their budgets before anything is read or paid (src/models/api-predict.ts), through a limiter
 // shared by every record of the run, with each answer cached by its exact request; baselines

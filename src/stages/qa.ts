@@ -1,4 +1,4 @@
-// `qa` (issue 13): the Holtercare-style questions of a record, each about one excerpt of the sets
+// `qa`: the Holtercare-style questions of a record, each about one excerpt of the sets
 // it names (the excerpt stage's), with the excerpt's render items as its inputs. When an excerpt
 // arrives its span has passed, so its facts are computed then from the beats, rhythms and flags
 // held since the watermark (src/qa/fact-buffer.ts); render items `of` it join it as they come.

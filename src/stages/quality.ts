@@ -1,4 +1,4 @@
-// `quality` (issue 3): per window (default 10 s) and lead, flags a lead that is invalid, flat,
+// `quality`: per window (default 10 s) and lead, flags a lead that is invalid, flat,
 // saturated or noisy (src/dsp/signal-quality.ts), so `summarize` can leave artifact periods out
 // of its statistics and `pipeline beats --score` can score with and without them. Place it
 // before `clean`: flat lines and rail-clipped plateaus are properties of the raw signal that the

@@ -1,4 +1,4 @@
-// `render-text`: the paper's text rendering (issue 4) for models that cannot read raw signals.
+// `render-text`: the paper's text rendering for models that cannot read raw signals.
 // Over the `window` items of the segment stage: every item passes through; each window's text is
 // appended to ONE file per record as the stream flows, and a `render` item follows the window
 // with where its text is (offset, bytes), its span and an estimate of its tokens.

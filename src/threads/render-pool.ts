@@ -1,4 +1,4 @@
-// The worker threads a render stage draws in (issue 4: heavy drawing off the main thread): one
+// The worker threads a render stage draws in (heavy drawing off the main thread): one
 // or more render-worker threads, requests handed out in turn. The stage keeps a bounded number
 // in flight and awaits the answers oldest first, so output order is input order.
 import { PipelineError } from '../core/errors.ts'
