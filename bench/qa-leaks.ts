@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { auditItems } from '../src/audit/report.ts'
 import { renderAudit } from '../src/audit/render.ts'
 import { syntheticBenchmark } from '../test/helpers/synthetic-benchmark.ts'
-import { readHoltercareFolder } from '../src/formats/holtercare-folder.ts'
+import { readHoltercareFolder } from '../src/holtercare/folder.ts'
 
 const arg = process.argv[2] ?? '200'
 const folder = /^\d+$/.test(arg) ? null : path.resolve(arg)

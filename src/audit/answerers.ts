@@ -3,7 +3,7 @@
 // non-numeric options, the priors without a split to learn them from...). The option layout's
 // answerers are here; where options lie in the stated span, position.ts; what the other
 // questions of the same excerpt give away, join.ts. Pure.
-import { LETTERS } from '../qa/holtercare-format.ts'
+import { LETTERS } from '../holtercare/format.ts'
 import { compareLists, listDistance, parseNumericOptions, smallestGap } from '../qa/option-numbers.ts'
 import { mostFrequent, normText, type ClosedQuestion, type Priors } from './priors.ts'
 import { argBest, type Answerer, type Pick } from './pick.ts'

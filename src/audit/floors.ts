@@ -5,7 +5,7 @@
 // ROUGE-L F1: the answer most often given in the priors' split, and the one most often given
 // for the finding the question names. Priors come from a split the audit does not score;
 // without one, only what needs none (zero, the span's middle). Pure.
-import type { HoltercareItem, TaskType } from '../qa/holtercare-format.ts'
+import type { HoltercareItem, TaskType } from '../holtercare/format.ts'
 import { median, mean } from '../qa/option-numbers.ts'
 import { rougeL } from '../metrics/rouge-l.ts'
 import { statedSpan } from './excerpt-key.ts'

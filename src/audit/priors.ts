@@ -2,7 +2,7 @@
 // closed task, the correct letter by option count, yes/no for free-text presence, how often each
 // option text is the correct answer and how often a distractor; per open numeric task, the gold
 // numbers. Option texts are compared trimmed and lower-cased. Pure.
-import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
+import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../qa/option-numbers.ts'
 
 /** Another question about the same excerpt, as a join answerer reads it. */

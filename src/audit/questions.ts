@@ -2,7 +2,7 @@
 // other questions about the same excerpt (excerpt-key.ts), each reduced to its task, its own
 // sentences with names and numbers masked, and the findings its text and options name; and
 // the finding the question itself asks about. Pure.
-import { splitOptions, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
+import { splitOptions, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { excerptKey, statedSpan } from './excerpt-key.ts'
 import { createNameFinder, type NameFinder } from './mentions.ts'
 import { closedQuestion, type ClosedQuestion, type Sibling } from './priors.ts'

@@ -8,7 +8,7 @@
 // approximation to the sum of Bernoulli trials at each item's chance) is below ALPHA divided by
 // the number of rows, so an audit of chance-level answerers flags nothing 95 % of the time,
 // however many rows it has. Pure.
-import { TASKS_BY_TIER, type HoltercareItem, type TaskType } from '../qa/holtercare-format.ts'
+import { TASKS_BY_TIER, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { answerersFor, type Answerer } from './answerers.ts'
 import { learnPriors, type ClosedQuestion } from './priors.ts'
 import { finderFor, gatherQuestions, type AuditQuestion } from './questions.ts'

@@ -1,8 +1,8 @@
 // `pipeline qa audit <dir> [--train <dir>] [--json] [--strict]`: how well answerers that never
 // see the ECG do on a Holtercare-format folder's closed items, against chance, and the floors of
 // blind answers on the open tasks (docs/qa-checks.md). Reading is
-// src/formats/holtercare-folder.ts; the answerers and the report are src/audit/.
-import { readHoltercareFolder } from '../formats/holtercare-folder.ts'
+// src/holtercare/folder.ts; the answerers and the report are src/audit/.
+import { readHoltercareFolder } from '../holtercare/folder.ts'
 import { auditItems } from '../audit/report.ts'
 import { renderAudit } from '../audit/render.ts'
 

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
 import { openInputRun } from '../run/input-run.ts'
-import { splitOptions } from '../qa/holtercare-format.ts'
+import { splitOptions } from '../holtercare/format.ts'
 import { clock } from '../qa/phrasing.ts'
 
 export interface QaShowArgs {

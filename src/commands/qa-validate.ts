@@ -1,13 +1,13 @@
 // `pipeline qa validate <dir>`: checks a Holtercare-format folder (a folder of splits or one
 // split) and prints one line per problem, `file:index: what is wrong; how to fix`, then
 // `N files, N items: N problems`. The checks are docs/qa-checks.md; the reading is
-// src/formats/holtercare-folder.ts and the rules src/qa/validate-items.ts. In a folder of splits
+// src/holtercare/folder.ts and the rules src/holtercare/validate.ts. In a folder of splits
 // it then warns, without failing, of a split lacking a task type the others have, or an event
 // where gold files say what items are about (src/qa/split-coverage.ts): a public folder has task
 // types only.
-import { readHoltercareTree, type FolderRead } from '../formats/holtercare-folder.ts'
+import { readHoltercareTree, type FolderRead } from '../holtercare/folder.ts'
 import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
-import { formatProblem, validateCaseSplits, validateGold, validateItem, type Problem, type TagRule } from '../qa/validate-items.ts'
+import { formatProblem, validateCaseSplits, validateGold, validateItem, type Problem, type TagRule } from '../holtercare/validate.ts'
 import { count } from './plural.ts'
 
 export interface QaValidateOptions {

@@ -11,7 +11,7 @@
 //   6. else a refusal or no answer.
 // A letter followed by another option's exact text ("B. 366253" when C is 366253) is a conflict:
 // unparsed, never guessed. Letters beyond the options ("E" of four) are not an option. Pure.
-import { LETTERS } from '../qa/holtercare-format.ts'
+import { LETTERS } from '../holtercare/format.ts'
 import { matchOptionText, optionEqual, type Ask } from './answer-parse-options.ts'
 import { REFUSAL, cleanAnswer, unparsed, type Unparsed } from './answer-parse-text.ts'
 

@@ -4,7 +4,7 @@
 import type { ExcerptItem, QaInputs, QaItem } from '../core/items.ts'
 import { createSeededRandom } from '../excerpts/seeded-random.ts'
 import type { QaDraft } from './draft.ts'
-import { tierOf } from './holtercare-format.ts'
+import { tierOf } from '../holtercare/format.ts'
 import { patientSentence, spanSentence, type Patient } from './phrasing.ts'
 import type { Split } from './splits.ts'
 

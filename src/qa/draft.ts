@@ -2,7 +2,7 @@
 // gold beside them ("Structured gold"), so scoring never parses our own sentences and
 // every gold says which beats it came from.
 import type { QaGold } from '../core/items.ts'
-import type { TaskType } from './holtercare-format.ts'
+import type { TaskType } from '../holtercare/format.ts'
 
 export type { QaGold }
 

@@ -17,7 +17,7 @@
 // (no partner, no group) is offered to the diagnosis groups, then to the extremum items.
 // Pure.
 import type { SeededRandom } from '../excerpts/seeded-random.ts'
-import type { TaskType } from './holtercare-format.ts'
+import type { TaskType } from '../holtercare/format.ts'
 
 export type Role = 'pair' | 'count' | 'timing' | 'diagnosis' | 'extremum'
 

@@ -10,7 +10,7 @@ import { createSeededRandom, type SeededRandom } from '../excerpts/seeded-random
 import { countable, eventIn, type ExcerptFacts } from './excerpt-facts.ts'
 import type { QaDraft } from './draft.ts'
 import { diagnosisLabels } from './diagnosis-labels.ts'
-import { TASK_TYPES, type TaskType } from './holtercare-format.ts'
+import { TASK_TYPES, type TaskType } from '../holtercare/format.ts'
 import { hrExtreme, type Extremum, type RateBasis } from './hr-extreme.ts'
 import { labelGroups, numericGroups, pairs, shuffled } from './option-groups.ts'
 import { assignRoles, type Role } from './excerpt-roles.ts'

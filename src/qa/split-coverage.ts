@@ -4,7 +4,7 @@
 // (3 cases: one patient in test, none in valid). These are warnings, never failures: a small
 // benchmark is still a benchmark, and pinning cases (the qa stage's split.pin) is the remedy.
 // Events are what an item's gold says it is about (`event`, and the findings of `labels`).
-import { TASK_TYPES } from './holtercare-format.ts'
+import { TASK_TYPES } from '../holtercare/format.ts'
 
 export interface SplitCoverage {
   /** Counts one item of `split`, of task type `task`, about `events`. */

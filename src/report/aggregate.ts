@@ -9,7 +9,7 @@
 import { bootstrapCi } from '../metrics/bootstrap.ts'
 import type { TiePolicy } from '../metrics/win-rate.ts'
 import type { RougeOptions } from '../metrics/rouge-l.ts'
-import { TASK_TYPES } from '../qa/holtercare-format.ts'
+import { TASK_TYPES } from '../holtercare/format.ts'
 import { compareSystems, resolveSystem } from './comparisons.ts'
 import { modalityDifferences } from './modality-differences.ts'
 import { reportWinRates, type WinContests } from './win-rates.ts'

@@ -11,7 +11,7 @@
 // An answer that does not parse gives no gold and says why: the item is reported, never guessed.
 // Pure.
 import { isUnparsed, parseLabels, parseNumberAnswer, parseTimestampList, parseYesNo } from '../metrics/answer-parse.ts'
-import { LETTERS, splitAnswer, splitOptions, type HoltercareItem } from '../qa/holtercare-format.ts'
+import { LETTERS, splitAnswer, splitOptions, type HoltercareItem } from '../holtercare/format.ts'
 import type { ScoreQa } from './score-types.ts'
 import { taskKind } from './task-metrics.ts'
 

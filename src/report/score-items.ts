@@ -14,7 +14,7 @@ import { bleuFromStats, sentenceBleu } from '../metrics/bleu.ts'
 import { labelSetF1 } from '../metrics/label-f1.ts'
 import { rougeL, type RougeOptions } from '../metrics/rouge-l.ts'
 import { timestampF1 } from '../metrics/timestamp-f1.ts'
-import { LETTERS, splitOptions } from '../qa/holtercare-format.ts'
+import { LETTERS, splitOptions } from '../holtercare/format.ts'
 import type { ItemScore, ScorePrediction, ScoreQa, TextScores } from './score-types.ts'
 import { hasTextMetrics, taskKind } from './task-metrics.ts'
 

@@ -2,7 +2,7 @@
 // "Metrics"), what they are called in the tables, and which one decides a task's win
 // (win rate). Percent-scale metrics (accuracy, F1s, BLEU, ROUGE-L, F1-Bio, ScoreGPT, ScoreMAE) are
 // stored 0-100, the paper's scale; MAE is in the task's unit (events, or ms). Pure.
-import { isTaskType, tierOf } from '../qa/holtercare-format.ts'
+import { isTaskType, tierOf } from '../holtercare/format.ts'
 
 export type MetricKey =
   | 'accuracy' | 'mae' | 'scoreMae' | 'timestampF1' | 'labelF1' | 'yesNoAccuracy'

@@ -5,7 +5,7 @@
 // lines; each streams its QA items, rebuilt from the public element and the gold line beside it
 // (same order, one line per element), by excerpt start then id, with the watermarks between
 // excerpts, their input files relative to the new run (qa-folder-inputs.ts). The task files are
-// small JSON arrays read whole once, when the folder is opened (src/formats/holtercare-folder.ts);
+// small JSON arrays read whole once, when the folder is opened (src/holtercare/folder.ts);
 // input files are stat'ed and their headers read as a record streams.
 // A record's `at` is inputs/manifest.json's mtime (an export writes it last), and the file that
 // stands for it on resume counts its gold lines' and input files' bytes: an export made again
@@ -16,8 +16,8 @@ import { PipelineError } from '../core/errors.ts'
 import type { AnyItem, Item, QaItem } from '../core/items.ts'
 import type { RecordSpec } from '../core/record.ts'
 import { watermark } from '../core/watermark.ts'
-import { readHoltercareTree } from '../formats/holtercare-folder.ts'
-import { tierOf, type HoltercareItem } from '../qa/holtercare-format.ts'
+import { readHoltercareTree } from '../holtercare/folder.ts'
+import { tierOf, type HoltercareItem } from '../holtercare/format.ts'
 import { posixRelative } from '../sinks/posix-path.ts'
 import type { InputRecord, InputRun } from './input-run.ts'
 import type { Manifest } from './manifest.ts'

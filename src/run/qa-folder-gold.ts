@@ -5,9 +5,9 @@
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
-import type { TaskFileRead } from '../formats/holtercare-folder.ts'
-import type { HoltercareItem } from '../qa/holtercare-format.ts'
-import { isHoltercareItem } from '../qa/validate-items.ts'
+import type { TaskFileRead } from '../holtercare/folder.ts'
+import type { HoltercareItem } from '../holtercare/format.ts'
+import { isHoltercareItem } from '../holtercare/validate.ts'
 import type { GoldPlace } from './qa-folder-inputs.ts'
 
 /** One item of the folder: its public element, its parsed gold line and where that line is. */

@@ -1,6 +1,6 @@
 // The inputs of a QA item of an exported folder (src/run/input-qa-folder.ts) as the qa stage had
 // them (QaInputs), paths relative to the folder. The gold line's `inputs` name the files and its
-// `inputSizes` the sizes a model's budget is checked against (src/qa/export-layout.ts); what the
+// `inputSizes` the sizes a model's budget is checked against (src/holtercare/layout.ts); what the
 // export does not write is read from the files: the text's bytes (stat; the exported text file is
 // the excerpt's text only, so its offset is 0) and how many values it holds, the strips' and the
 // clip's pixel size (their headers), the clip's bytes. A missing file, or a link whose target is

@@ -3,7 +3,7 @@
 // answerer on hand-made items (units, lists of different lengths, letters inside words), and
 // the answerers learned from a priors split (src/audit/priors.ts).
 import { describe, expect, it } from 'vitest'
-import type { TaskType } from '../../src/qa/holtercare-format.ts'
+import type { TaskType } from '../../src/holtercare/format.ts'
 import { listDistance, parseCountAnswer, parseNumericOption, parseNumericOptions, parseTimestampAnswer } from '../../src/qa/option-numbers.ts'
 import { BLIND_ANSWERERS, answerersFor } from '../../src/audit/answerers.ts'
 import { closedQuestion, learnPriors } from '../../src/audit/priors.ts'

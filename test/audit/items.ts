@@ -1,6 +1,6 @@
 // Hand-made items for the audit's tests: an element of the public format, the span sentence the
 // qa stage writes, and a closed question as the answerers see it (options and gold index).
-import type { HoltercareItem, TaskType } from '../../src/qa/holtercare-format.ts'
+import type { HoltercareItem, TaskType } from '../../src/holtercare/format.ts'
 import type { ClosedQuestion } from '../../src/audit/priors.ts'
 
 export const item = (task: TaskType, question: string, answer: string, id = 'C1', tag = 'train'): HoltercareItem => ({ id, task_type: task, qa_pair: { question, answer }, tag })

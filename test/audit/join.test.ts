@@ -3,7 +3,7 @@
 // question says a finding is present, and the learned join on seeded sets where a sibling's
 // wording gives presence away, or says nothing about it.
 import { describe, expect, it } from 'vitest'
-import type { HoltercareItem } from '../../src/qa/holtercare-format.ts'
+import type { HoltercareItem } from '../../src/holtercare/format.ts'
 import { NAMED_ELSEWHERE, learnedJoin } from '../../src/audit/join.ts'
 import { finderFor, gatherQuestions, type AuditQuestion } from '../../src/audit/questions.ts'
 import { answererRowOver } from '../../src/audit/report.ts'

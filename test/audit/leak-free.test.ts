@@ -5,7 +5,7 @@
 // closed task, with at least 500 items each. bench/qa-leaks.ts prints the whole table.
 import { describe, expect, it } from 'vitest'
 import { auditItems } from '../../src/audit/report.ts'
-import { TASKS_BY_TIER } from '../../src/qa/holtercare-format.ts'
+import { TASKS_BY_TIER } from '../../src/holtercare/format.ts'
 import { syntheticBenchmark } from '../helpers/synthetic-benchmark.ts'
 
 describe('closed options are leak-free', () => {

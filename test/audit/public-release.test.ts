@@ -4,11 +4,11 @@
 // the same record, audited cross-split), and the floors and priors line of each way to run it.
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import type { HoltercareItem } from '../../src/qa/holtercare-format.ts'
+import type { HoltercareItem } from '../../src/holtercare/format.ts'
 import { parseCountAnswer, parseNumericOption, parseTimestampAnswer } from '../../src/qa/option-numbers.ts'
 import { auditItems, type AuditReport } from '../../src/audit/report.ts'
 import { renderAudit } from '../../src/audit/render.ts'
-import { readHoltercareFolder } from '../../src/formats/holtercare-folder.ts'
+import { readHoltercareFolder } from '../../src/holtercare/folder.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 
 const row = (r: AuditReport, task: string, answerer: string) => r.closed.find((t) => t.task === task)!.answerers.find((a) => a.answerer === answerer)!

@@ -3,7 +3,7 @@
 // (more than LEAK_POINTS over chance on MIN_ITEMS items, and a p-value below ALPHA over the
 // rows reported), on hand-made items whose rows follow by counting.
 import { describe, expect, it } from 'vitest'
-import type { HoltercareItem } from '../../src/qa/holtercare-format.ts'
+import type { HoltercareItem } from '../../src/holtercare/format.ts'
 import type { Answerer } from '../../src/audit/answerers.ts'
 import { ALPHA, LEAK_POINTS, MIN_ITEMS, answererRowOver, auditItems, type AuditReport } from '../../src/audit/report.ts'
 import { renderAudit } from '../../src/audit/render.ts'

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSeededRandom } from '../../src/excerpts/seeded-random.ts'
 import { assignRoles, ROLE_TASKS, type Role } from '../../src/qa/excerpt-roles.ts'
-import { TASK_TYPES, type TaskType } from '../../src/qa/holtercare-format.ts'
+import { TASK_TYPES, type TaskType } from '../../src/holtercare/format.ts'
 
 const ROLES = Object.keys(ROLE_TASKS) as Role[]
 const excerpt = (tasks: readonly TaskType[], canTime = true, canDiagnose = true) => ({ tasks: new Set(tasks), canTime, canDiagnose })

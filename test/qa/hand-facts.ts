@@ -7,7 +7,7 @@ import { expect } from 'vitest'
 import { createSeededRandom, type SeededRandom } from '../../src/excerpts/seeded-random.ts'
 import { excerptFacts, type ExcerptFacts, type FactsBeat, type RhythmSpan } from '../../src/qa/excerpt-facts.ts'
 import { DEFAULT_VOCABULARY, inText } from '../../src/qa/vocabulary.ts'
-import { LETTERS, splitAnswer, splitOptions } from '../../src/qa/holtercare-format.ts'
+import { LETTERS, splitAnswer, splitOptions } from '../../src/holtercare/format.ts'
 import type { QaDraft } from '../../src/qa/draft.ts'
 
 export const FS = 360

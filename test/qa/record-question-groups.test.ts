@@ -8,7 +8,7 @@ import { countable, eventIn, type ExcerptFacts, type FactsBeat } from '../../src
 import { recordQuestions, type RecordDraft } from '../../src/qa/record-questions.ts'
 import { diagnosisLabels } from '../../src/qa/diagnosis-labels.ts'
 import { isRateEvent } from '../../src/qa/count-words.ts'
-import { TASKS_BY_TIER, type TaskType } from '../../src/qa/holtercare-format.ts'
+import { TASKS_BY_TIER, type TaskType } from '../../src/holtercare/format.ts'
 import { ROLE_TASKS } from '../../src/qa/excerpt-roles.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { ALL, OPTIONS, byGroup, clearOfRate, syntheticFacts, withTasks } from './synthetic-facts.ts'

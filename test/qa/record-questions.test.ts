@@ -11,7 +11,7 @@ import { recordQuestions, type RecordDraft } from '../../src/qa/record-questions
 import { ROLE_TASKS, type Role } from '../../src/qa/excerpt-roles.ts'
 import { hrExtreme } from '../../src/qa/hr-extreme.ts'
 import { isRateEvent } from '../../src/qa/count-words.ts'
-import { TASK_TYPES, type TaskType } from '../../src/qa/holtercare-format.ts'
+import { TASK_TYPES, type TaskType } from '../../src/holtercare/format.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { ALL, OPTIONS, byGroup, syntheticFacts, withTasks } from './synthetic-facts.ts'
 

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createSplitCoverage, goldEvents } from '../../src/qa/split-coverage.ts'
 import { splitWarnings } from '../../src/commands/qa-validate.ts'
-import { readHoltercareTree } from '../../src/formats/holtercare-folder.ts'
+import { readHoltercareTree } from '../../src/holtercare/folder.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'
 

@@ -3,7 +3,7 @@
 // on from before it (boundary) or starting inside it.
 import { excerptFacts, type ExcerptFacts, type RhythmSpan } from '../../src/qa/excerpt-facts.ts'
 import type { Excerpted, QuestionOptions, RecordDraft } from '../../src/qa/record-questions.ts'
-import { TASK_TYPES, type TaskType } from '../../src/qa/holtercare-format.ts'
+import { TASK_TYPES, type TaskType } from '../../src/holtercare/format.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { syntheticRecord } from '../helpers/synthetic-beats.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { collectScores } from '../../src/report/collect-scores.ts'
 import { publicScoreQa, PUBLIC_EVENT_NAMES } from '../../src/report/public-gold.ts'
-import type { HoltercareItem, TaskType } from '../../src/qa/holtercare-format.ts'
+import type { HoltercareItem, TaskType } from '../../src/holtercare/format.ts'
 
 const el = (task_type: TaskType, question: string, answer: string): HoltercareItem => ({ id: 'A107', task_type, qa_pair: { question, answer }, tag: 'valid' })
 

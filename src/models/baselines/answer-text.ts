@@ -2,7 +2,7 @@
 // phrase it (src/qa/tasks/*.ts, first phrasing of each), so a baseline's answer parses like the
 // gold's (closed "B. <option text>", yes/no answers starting "Yes"/"No", counts before their
 // noun, times before "ms"). Pure.
-import { LETTERS } from '../../qa/holtercare-format.ts'
+import { LETTERS } from '../../holtercare/format.ts'
 import { andList, lengthWords, plural } from '../../qa/phrasing.ts'
 import { countsBeats, inText, type VocabularyEvent } from '../../qa/vocabulary.ts'
 

@@ -7,7 +7,7 @@
 import type { QaItem } from '../../core/items.ts'
 import { learnPriors, type Priors } from '../../audit/priors.ts'
 import { median, parseTimestampAnswer } from '../../qa/option-numbers.ts'
-import { publicElement } from '../../qa/export-layout.ts'
+import { publicElement } from '../../holtercare/layout.ts'
 import type { ReportFigures } from '../../qa/report-figures.ts'
 import { DEFAULT_VOCABULARY } from '../../qa/vocabulary.ts'
 import { askedExtremum, askedSpan, mentionedLabels } from './question-read.ts'

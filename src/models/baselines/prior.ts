@@ -5,7 +5,7 @@
 // typical values (prior-values.ts); without any, the fixed defaults below.
 import type { Baseline, BaselineContext } from '../model.ts'
 import type { QaItem } from '../../core/items.ts'
-import { LETTERS } from '../../qa/holtercare-format.ts'
+import { LETTERS } from '../../holtercare/format.ts'
 import { mostFrequent } from '../../audit/priors.ts'
 import { answerWith, type TaskAnswers } from './answer-by-task.ts'
 import { genericReport } from './answer-text.ts'

@@ -9,7 +9,7 @@
 // own question comes after the patient and span sentences, and "Polymorphic Ventricular
 // Tachycardia" must win over the "Ventricular Tachycardia" inside it.
 import type { QaItem } from '../../core/items.ts'
-import { isTaskType, splitOptions, type TaskType } from '../../qa/holtercare-format.ts'
+import { isTaskType, splitOptions, type TaskType } from '../../holtercare/format.ts'
 import { NORMAL_SINUS_RHYTHM, type VocabularyEvent } from '../../qa/vocabulary.ts'
 
 /** A QA item as a baseline reads it. */

@@ -5,7 +5,7 @@
 // as it is offered, whatever a blind answerer prefers.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../holtercare-format.ts'
+import { formatOptions } from '../../holtercare/format.ts'
 import { diagnosisLabels } from '../diagnosis-labels.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'

@@ -6,7 +6,7 @@ import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import type { CountWords } from '../count-words.ts'
-import { formatOptions } from '../holtercare-format.ts'
+import { formatOptions } from '../../holtercare/format.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
 

@@ -6,7 +6,7 @@
 // (decoy-beats.ts), in time order, so neither the layout nor the numbers point at the truth.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../holtercare-format.ts'
+import { formatOptions } from '../../holtercare/format.ts'
 import { extremeApart, extremeBeats, type HrExtreme } from '../hr-extreme.ts'
 import { exchangeableDecoys } from '../decoy-beats.ts'
 import { spanPosition } from './closed-event-timing.ts'

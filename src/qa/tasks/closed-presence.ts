@@ -5,7 +5,7 @@
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../holtercare-format.ts'
+import { formatOptions } from '../../holtercare/format.ts'
 import { inText } from '../vocabulary.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'

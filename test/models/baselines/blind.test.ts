@@ -9,7 +9,7 @@ import { createBlindBaseline } from '../../../src/models/baselines/blind.ts'
 import { createPriorBaseline } from '../../../src/models/baselines/prior.ts'
 import { createSeededRandom } from '../../../src/excerpts/seeded-random.ts'
 import { shuffled } from '../../../src/qa/option-groups.ts'
-import { formatOptions, TASKS_BY_TIER } from '../../../src/qa/holtercare-format.ts'
+import { formatOptions, TASKS_BY_TIER } from '../../../src/holtercare/format.ts'
 import { contextOf, generateItems, letterOf } from './qa-items.ts'
 
 // A closed item with `options` (the truth at `correct`), in the public format.

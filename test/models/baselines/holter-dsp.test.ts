@@ -8,7 +8,7 @@ import { createHolterDspBaseline, diagnosisOption } from '../../../src/models/ba
 import { createBlindBaseline } from '../../../src/models/baselines/blind.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
 import { reportFigures } from '../../../src/qa/report-figures.ts'
-import { TASKS_BY_TIER } from '../../../src/qa/holtercare-format.ts'
+import { TASKS_BY_TIER } from '../../../src/holtercare/format.ts'
 import { DEFAULT_VOCABULARY } from '../../../src/qa/vocabulary.ts'
 import { mentionedLabels } from '../../../src/models/baselines/question-read.ts'
 import { blanked, contextOf, generateItems, letterOf, sealed } from './qa-items.ts'

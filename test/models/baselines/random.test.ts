@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { RANDOM_MAX_COUNT, createRandomBaseline } from '../../../src/models/baselines/random.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
-import { TASKS_BY_TIER } from '../../../src/qa/holtercare-format.ts'
+import { TASKS_BY_TIER } from '../../../src/holtercare/format.ts'
 import { contextOf, generateItems, letterOf } from './qa-items.ts'
 
 const { items } = generateItems('r', 40, 'test')

@@ -4,7 +4,7 @@
 // <task_type>.gold.ndjson (our item's id, its case, excerpt, structured gold and the input files
 // relative to the export folder), so other harnesses can score without this tool.
 import type { QaInputs, QaItem } from '../core/items.ts'
-import type { HoltercareItem, TaskType } from './holtercare-format.ts'
+import type { HoltercareItem, TaskType } from './format.ts'
 
 /** The public element of an item. */
 export function publicElement(q: QaItem): HoltercareItem {

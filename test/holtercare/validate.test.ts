@@ -1,13 +1,13 @@
-// `pipeline qa validate`'s rules (src/qa/validate-items.ts, src/formats/holtercare-folder.ts,
+// `pipeline qa validate`'s rules (src/holtercare/validate.ts, src/holtercare/folder.ts,
 // src/commands/qa-validate.ts): each rule on small hand-written items, the layout on small
 // folders, then the public train and valid splits (zero problems) and a copy of them broken in
 // one element per rule, each problem named at its file and index.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { formatOptions, splitOptions, type TaskType } from '../../src/qa/holtercare-format.ts'
-import { readHoltercareTree } from '../../src/formats/holtercare-folder.ts'
-import { formatProblem, validateCaseSplits, validateGold, validateItem } from '../../src/qa/validate-items.ts'
+import { formatOptions, splitOptions, type TaskType } from '../../src/holtercare/format.ts'
+import { readHoltercareTree } from '../../src/holtercare/folder.ts'
+import { formatProblem, validateCaseSplits, validateGold, validateItem } from '../../src/holtercare/validate.ts'
 import { validateFolder } from '../../src/commands/qa-validate.ts'
 import { describeShared, sharedPath } from '../helpers/shared.ts'
 import { tmpDir } from '../helpers/tmp.ts'

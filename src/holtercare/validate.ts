@@ -1,10 +1,10 @@
-// The checks of `pipeline qa validate` over what src/formats/holtercare-folder.ts read (docs/qa-checks.md):
+// The checks of `pipeline qa validate` over what src/holtercare/folder.ts read (docs/qa-checks.md):
 // each element of a task file, its gold line, and cases across splits. Pure: a problem is
 // {file, index | line, message}, the message says what is wrong and how to fix it.
 // Presence accepts both public shapes (the Holtercare-Bench paper and release, "Options"): free text
 // starting "Yes"/"No", or exactly the options Yes and No. Option texts are compared trimmed and
 // case-insensitively for duplicates, exactly for the answer (the answer repeats the option).
-import { LETTERS, isTaskType, splitAnswer, splitOptions, tierOf, type HoltercareItem, type InlineOption, type TaskType } from './holtercare-format.ts'
+import { LETTERS, isTaskType, splitAnswer, splitOptions, tierOf, type HoltercareItem, type InlineOption, type TaskType } from './format.ts'
 
 export interface Problem {
   file: string

@@ -6,8 +6,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
-import { TIERS, isTaskType, tierOf, type HoltercareItem, type TaskType, type Tier } from '../qa/holtercare-format.ts'
-import { isHoltercareItem, type Problem } from '../qa/validate-items.ts'
+import { TIERS, isTaskType, tierOf, type HoltercareItem, type TaskType, type Tier } from './format.ts'
+import { isHoltercareItem, type Problem } from './validate.ts'
 
 const IGNORED = 'inputs'
 const TIER_LIST = TIERS.join(', ')
