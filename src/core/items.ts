@@ -241,6 +241,9 @@ export interface QaGold {
   basis?: 'average' | 'beat'
   /** The heart rate at the extreme (bpm), on that basis. */
   bpm?: number
+  /** The unit of a numeric value (ms, years), and a class task's class name (the class id is `value`). */
+  unit?: string
+  className?: string
   /** Report figures (report tasks). */
   figures?: Record<string, unknown>
   /** The samples of the beats the answer rests on. */

@@ -12,6 +12,7 @@ const LOOKING = 'You are a cardiologist reading an excerpt of a long-term (Holte
 const SYSTEM: Record<string, string> = {
   'Closed-QA': `${LOOKING} Answer the multiple-choice question from the ECG you are shown. When the question lists lettered options, reply with the letter and the option's text only, for example "B. 355792". When it has no options, reply "Yes" or "No" first, then at most one sentence.`,
   'Open-QA': `${LOOKING} Answer the question from the ECG you are shown in one or two sentences. Give numbers as digits: counts as integers, times in milliseconds from the start of the recording, heart rates in beats per minute.`,
+  Multitask: 'You are a cardiologist reading a short ECG. Answer with the value asked for only: a number in the unit the question names, or one of the classes it lists, written as the question writes it.',
   'Report-Generation': `${LOOKING} Write the report asked for in plain prose of at most 200 words: the figures first (duration, number of beats, mean, fastest and slowest heart rate with their times), then the rhythm, ectopic beats and episodes, then a conclusion. Give numbers as digits.`,
 }
 

@@ -4,7 +4,7 @@
 import type { ExcerptItem, QaInputs, QaItem } from '../core/items.ts'
 import { createSeededRandom } from '../excerpts/seeded-random.ts'
 import type { QaDraft } from './draft.ts'
-import { tierOf } from '../holtercare/format.ts'
+import { taskModule } from './tasks/index.ts'
 import { patientSentence, spanSentence, type Patient } from './phrasing.ts'
 import type { Split } from './splits.ts'
 
@@ -23,7 +23,9 @@ export interface ComposeInput {
 /** The item the qa stage yields for a draft. */
 export function composeItem(c: ComposeInput): QaItem {
   const rng = createSeededRandom(`${c.seed}:${c.id}:text`)
-  const question = [patientSentence(c.patient, rng), spanSentence(c.ex.startMs, c.ex.endMs, rng), c.draft.question, c.draft.options].filter(Boolean).join(' ')
+  const task = taskModule(c.draft.task)!
+  // A task whose answer is the patient's age or sex is asked without the sentence that says them.
+  const question = [task.tellsPatient === false ? '' : patientSentence(c.patient, rng), spanSentence(c.ex.startMs, c.ex.endMs, rng), c.draft.question, c.draft.options].filter(Boolean).join(' ')
   return {
     kind: 'qa',
     id: c.id,
@@ -31,7 +33,7 @@ export function composeItem(c: ComposeInput): QaItem {
     caseId: c.caseId,
     split: c.split,
     taskType: c.draft.task,
-    tier: tierOf(c.draft.task),
+    tier: task.tier,
     excerpt: { id: c.ex.id, set: c.ex.set, startSample: c.ex.startSample, endSample: c.ex.endSample, startMs: c.ex.startMs, endMs: c.ex.endMs },
     question,
     answer: c.draft.answer,

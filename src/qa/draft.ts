@@ -2,12 +2,12 @@
 // gold beside them ("Structured gold"), so scoring never parses our own sentences and
 // every gold says which beats it came from.
 import type { QaGold } from '../core/items.ts'
-import type { TaskType } from '../holtercare/format.ts'
 
 export type { QaGold }
 
 export interface QaDraft {
-  task: TaskType
+  /** The task's type (its module's, src/qa/tasks/index.ts). */
+  task: string
   /** The task's own question (without the patient and span sentences). */
   question: string
   /** Inline options ("A. ...; B. ..."), closed tasks with options. */

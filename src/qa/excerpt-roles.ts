@@ -17,18 +17,14 @@
 // (no partner, no group) is offered to the diagnosis groups, then to the extremum items.
 // Pure.
 import type { SeededRandom } from '../excerpts/seeded-random.ts'
-import type { TaskType } from '../holtercare/format.ts'
+import { tasksIn } from './tasks/index.ts'
 
 export type Role = 'pair' | 'count' | 'timing' | 'diagnosis' | 'extremum'
 
-/** The tasks of each block. */
-export const ROLE_TASKS: Record<Role, readonly TaskType[]> = {
-  pair: ['closed_presence', 'open_evidence_reasoning', 'open_event_counting', 'open_event_timing'],
-  count: ['closed_event_counting'],
-  timing: ['closed_event_timing'],
-  diagnosis: ['closed_diagnosis'],
-  extremum: ['closed_HR_extremum_timing', 'open_HR_extremum_timing'],
-}
+const ROLES: readonly Role[] = ['pair', 'count', 'timing', 'diagnosis', 'extremum']
+
+/** The tasks of each block (their modules say which block they are asked in). */
+export const ROLE_TASKS: Record<Role, readonly string[]> = Object.fromEntries(ROLES.map((r) => [r, tasksIn(r).map((t) => t.type)])) as unknown as Record<Role, readonly string[]>
 
 // Weights that give every closed task a similar share of a record with common ectopy: a pair
 // block yields up to four items, a counting group needs four excerpts of different counts, and
@@ -36,9 +32,9 @@ export const ROLE_TASKS: Record<Role, readonly TaskType[]> = {
 const WEIGHT: Record<Role, number> = { pair: 4, count: 3, timing: 8, diagnosis: 2, extremum: 2 }
 
 /** A role per excerpt (null: none fits), given the tasks each asks and whether it can host a timing or a diagnosis item. */
-export function assignRoles(excerpts: readonly { tasks: ReadonlySet<TaskType>; canTime: boolean; canDiagnose: boolean }[], rng: SeededRandom): (Role | null)[] {
+export function assignRoles(excerpts: readonly { tasks: ReadonlySet<string>; canTime: boolean; canDiagnose: boolean }[], rng: SeededRandom): (Role | null)[] {
   return excerpts.map((e) => {
-    const fits = (Object.keys(ROLE_TASKS) as Role[]).filter((r) => ROLE_TASKS[r].some((t) => e.tasks.has(t)) && (r !== 'timing' || e.canTime) && (r !== 'diagnosis' || e.canDiagnose))
+    const fits = ROLES.filter((r) => ROLE_TASKS[r].some((t) => e.tasks.has(t)) && (r !== 'timing' || e.canTime) && (r !== 'diagnosis' || e.canDiagnose))
     if (!fits.length) return null
     let x = rng.next() * fits.reduce((s, r) => s + WEIGHT[r], 0)
     for (const r of fits) if ((x -= WEIGHT[r]) < 0) return r

@@ -10,24 +10,15 @@ import { createSeededRandom, type SeededRandom } from '../excerpts/seeded-random
 import { countable, eventIn, type ExcerptFacts } from './excerpt-facts.ts'
 import type { QaDraft } from './draft.ts'
 import { diagnosisLabels } from './diagnosis-labels.ts'
-import { TASK_TYPES, type TaskType } from '../holtercare/format.ts'
 import { hrExtreme, type Extremum, type RateBasis } from './hr-extreme.ts'
 import { labelGroups, numericGroups, pairs, shuffled } from './option-groups.ts'
 import { assignRoles, type Role } from './excerpt-roles.ts'
 import { countWords, isRateEvent } from './count-words.ts'
+import type { Patient } from './phrasing.ts'
 import type { VocabularyEvent } from './vocabulary.ts'
-import { closedPresence } from './tasks/closed-presence.ts'
-import { closedEventCounting } from './tasks/closed-event-counting.ts'
-import { closedEventTiming, spanPosition, timingTruth } from './tasks/closed-event-timing.ts'
-import { closedHrExtremumTiming } from './tasks/closed-hr-extremum-timing.ts'
-import { closedDiagnosis, type DiagnosisForm } from './tasks/closed-diagnosis.ts'
-import { openEventCounting } from './tasks/open-event-counting.ts'
-import { openEventTiming } from './tasks/open-event-timing.ts'
-import { openHrExtremumTiming } from './tasks/open-hr-extremum-timing.ts'
-import { openDiagnosis } from './tasks/open-diagnosis.ts'
-import { openEvidenceReasoning } from './tasks/open-evidence-reasoning.ts'
-import { reportStatisticalOverview } from './tasks/report-statistical-overview.ts'
-import { reportGeneralSummary } from './tasks/report-general-summary.ts'
+import { spanPosition, timingTruth } from './tasks/closed-event-timing.ts'
+import type { DiagnosisForm } from './tasks/closed-diagnosis.ts'
+import { TASKS, tasksIn } from './tasks/index.ts'
 
 export interface QuestionOptions {
   seed: string
@@ -43,12 +34,14 @@ export interface QuestionOptions {
   /** Fewest options a diagnosis item may have (groups of 4 are tried first, then down to this). */
   minDiagnosisOptions: number
   vocabulary: readonly VocabularyEvent[]
+  /** The patient as the header gives them (the tasks that ask age or sex). */
+  patient?: Patient
 }
 
 export interface Excerpted {
   facts: ExcerptFacts
   /** The tasks asked about this excerpt (its set's). */
-  tasks: ReadonlySet<TaskType>
+  tasks: ReadonlySet<string>
 }
 
 export interface RecordDraft {
@@ -56,46 +49,61 @@ export interface RecordDraft {
   draft: QaDraft
 }
 
+/** What a record's questions are, and the items its excerpts could not carry: per task, how many and why. */
+export interface RecordQuestions {
+  drafts: RecordDraft[]
+  leftOut: Map<string, Map<string, number>>
+}
+
 const BEAT_EVENT = (facts: ExcerptFacts, name: string, vocab: readonly VocabularyEvent[]) => !isRateEvent(name, vocab) && eventIn(facts, name)?.kind !== 'rhythm'
 
-/** Every item of a record, in excerpt order then task order. */
-export function recordQuestions(recordId: string, excerpts: readonly Excerpted[], o: QuestionOptions): RecordDraft[] {
+/** Every item of a record, in excerpt order then task order, and what was left out. */
+export function recordQuestions(recordId: string, excerpts: readonly Excerpted[], o: QuestionOptions): RecordQuestions {
   const rng = (purpose: string) => createSeededRandom(`${o.seed}:${recordId}:${purpose}`)
   const out: RecordDraft[] = []
   const add = (excerpt: number, draft: QaDraft | null) => draft && out.push({ excerpt, draft })
   const fx = (i: number) => excerpts[i].facts
-  const has = (i: number, t: TaskType) => excerpts[i].tasks.has(t)
+  const has = (i: number, t: string) => excerpts[i].tasks.has(t)
+  const leftOut = new Map<string, Map<string, number>>()
   const onceEvents = (i: number) => fx(i).events.filter((e) => BEAT_EVENT(fx(i), e.name, o.vocabulary) && timingTruth(fx(i), e.name) !== null).map((e) => e.name)
   const roles = assignRoles(excerpts.map((e, i) => ({ tasks: e.tasks, canTime: onceEvents(i).length > 0, canDiagnose: diagnosisLabels(fx(i)).length > 0 })), rng('roles'))
   const withRole = (r: Role) => roles.flatMap((x, i) => (x === r ? [i] : []))
 
   const used = new Set<number>()
   for (const same of byLength(withRole('pair'), fx)) pairBlocks(same, fx, has, o, rng, add, used)
-  for (const same of byLength(withRole('count'), fx)) countGroups(same, fx, o, rng(`closed_event_counting:${fx(same[0]).endMs - fx(same[0]).startMs}`), add, used)
+  for (const same of byLength(withRole('count'), fx)) countGroups(same, fx, has, o, rng, add, used)
   // What a block could not use goes to the diagnosis groups, then to the extremum items.
   const spare = (i: number) => !used.has(i) && (roles[i] === 'pair' || roles[i] === 'count')
-  const canDx = (i: number) => has(i, 'closed_diagnosis') && diagnosisLabels(fx(i)).length > 0
-  for (const same of byLength(excerpts.flatMap((_, i) => (roles[i] === 'diagnosis' || (spare(i) && canDx(i)) ? [i] : [])), fx)) diagnosisGroups(same, fx, o.minDiagnosisOptions, rng(`closed_diagnosis:${fx(same[0]).endMs - fx(same[0]).startMs}`), add, used)
+  const canDx = (i: number) => tasksIn('diagnosis').some((t) => has(i, t.type)) && diagnosisLabels(fx(i)).length > 0
+  for (const same of byLength(excerpts.flatMap((_, i) => (roles[i] === 'diagnosis' || (spare(i) && canDx(i)) ? [i] : [])), fx)) diagnosisGroups(same, fx, has, o.minDiagnosisOptions, rng, add, used)
   const extremumIdx = excerpts.flatMap((_, i) => (roles[i] === 'extremum' || (!used.has(i) && roles[i] !== 'timing' && roles[i] !== null) ? [i] : []))
 
   // Timing: the truth positions of every timing-eligible (excerpt, event) of the record are where decoys go.
-  const timingIdx = withRole('timing')
-  const truthsAt = excerpts.flatMap((e, i) => (!e.tasks.has('closed_event_timing') ? [] : onceEvents(i)).map((ev) => ({ i, p: spanPosition(fx(i), timingTruth(fx(i), ev)!) })))
-  for (const i of timingIdx) {
-    const r = rng(`closed_event_timing:${i}`)
-    const ev = shuffled(onceEvents(i), r)[0]
-    add(i, closedEventTiming(fx(i), ev, countWords(ev, o.vocabulary), truthsAt.filter((t) => t.i !== i).map((t) => t.p), r))
+  for (const t of tasksIn('timing')) {
+    const truthsAt = excerpts.flatMap((e, i) => (!e.tasks.has(t.type) ? [] : onceEvents(i)).map((ev) => ({ i, p: spanPosition(fx(i), timingTruth(fx(i), ev)!) })))
+    for (const i of withRole('timing')) {
+      if (!has(i, t.type)) continue
+      const ev = shuffled(onceEvents(i), rng(`timing:${i}`))[0]
+      add(i, t.ask.make(fx(i), { event: ev, words: countWords(ev, o.vocabulary), references: truthsAt.filter((x) => x.i !== i).map((x) => x.p), rng: rng(`${t.type}:${i}`) }))
+    }
   }
 
   extremumItems(excerpts, extremumIdx, o, rng, add)
+  const patient = o.patient ?? {}
   excerpts.forEach((e, i) => {
-    if (e.tasks.has('open_diagnosis')) add(i, openDiagnosis(fx(i), rng(`open_diagnosis:${i}`)))
-    if (e.tasks.has('report_statistical_overview')) add(i, reportStatisticalOverview(fx(i), o.avgBeats, rng(`report_statistical_overview:${i}`)))
-    if (e.tasks.has('report_general_summary')) add(i, reportGeneralSummary(fx(i), o.avgBeats, rng(`report_general_summary:${i}`)))
+    for (const t of tasksIn('every')) {
+      if (!e.tasks.has(t.type)) continue
+      const why = (reason: string) => {
+        const m = leftOut.get(t.type) ?? leftOut.set(t.type, new Map()).get(t.type)!
+        m.set(reason, (m.get(reason) ?? 0) + 1)
+      }
+      add(i, t.ask.make(fx(i), { avgBeats: o.avgBeats, patient, vocabulary: o.vocabulary, rng: rng(`${t.type}:${i}`), leftOut: why }))
+    }
   })
   // Excerpt order, then the tasks' order; a task's items keep the order they were made in.
-  const rank = (t: TaskType) => TASK_TYPES.indexOf(t)
-  return out.sort((a, b) => a.excerpt - b.excerpt || rank(a.draft.task) - rank(b.draft.task))
+  const order = new Map<string, number>(TASKS.map((t, k) => [t.type, k]))
+  const rank = (t: string) => order.get(t) ?? order.size
+  return { drafts: out.sort((a, b) => a.excerpt - b.excerpt || rank(a.draft.task) - rank(b.draft.task)), leftOut }
 }
 
 type Add = (excerpt: number, draft: QaDraft | null) => void
@@ -123,7 +131,7 @@ function byLength(idx: readonly number[], fx: (i: number) => ExcerptFacts): numb
 
 // Present/absent pairs per event, rarest first so rare events find partners; every question of a
 // pair is asked of both its excerpts or of neither, so what is asked says nothing.
-function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: TaskType) => boolean, o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
+function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: string) => boolean, o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
   const len = fx(idx[0]).endMs - fx(idx[0]).startMs
   const present = (i: number, ev: string) => { const e = eventIn(fx(i), ev); return e !== null && !e.boundary }
   const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))]
@@ -135,32 +143,35 @@ function pairBlocks(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: num
     const words = countWords(ev, o.vocabulary)
     pairs(yes, no, o.pairsPerEvent, r).forEach((pair, k) => {
       for (const i of pair) used.add(i)
-      const both = (t: TaskType) => pair.every((i) => has(i, t))
       const group = `pair:${ev}:${len}:${k}`
       const options = r.below(2) ? null : r.below(2) ? ['Yes', 'No'] : ['No', 'Yes']
-      const timeable = both('open_event_timing') && BEAT_EVENT(fx(pair[0]), ev, o.vocabulary) && pair.every((i) => (eventIn(fx(i), ev)?.occurrences.length ?? 0) <= o.maxList)
-      for (const i of pair) {
-        if (both('closed_presence')) add(i, closedPresence(fx(i), ev, options, group, r))
-        if (both('open_evidence_reasoning')) add(i, openEvidenceReasoning(fx(i), ev, group, r))
-        if (both('open_event_counting')) add(i, openEventCounting(fx(i), ev, words, r))
-        if (timeable) add(i, openEventTiming(fx(i), ev, words, r))
+      // Each task draws its phrasings from its own stream, so adding a task moves no other's.
+      const ask = (t: string, i: number) => ({ event: ev, words, options, group, maxList: o.maxList, vocabulary: o.vocabulary, rng: rng(`${t}:${group}:${i}`) })
+      for (const t of tasksIn('pair')) {
+        if (!pair.every((i) => has(i, t.type) && (t.ask.canAsk?.(fx(i), ask(t.type, i)) ?? true))) continue
+        for (const i of pair) add(i, t.ask.make(fx(i), ask(t.type, i)))
       }
     })
   }
 }
 
 // Counting groups per event, in name order: four excerpts with four different counts share the options.
-function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, o: QuestionOptions, r: SeededRandom, add: Add, used: Set<number>): void {
+function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: string) => boolean, o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
+  const len = fx(idx[0]).endMs - fx(idx[0]).startMs
   const names = [...new Set(idx.flatMap((i) => fx(i).events.filter((e) => !e.boundary).map((e) => e.name)))].sort()
-  for (const ev of names) {
-    const cands = idx.filter((i) => !used.has(i) && countable(fx(i), ev) && (eventIn(fx(i), ev) !== null || clearlyAbsent(fx(i), ev, o.presenceMarginBpm))).map((i) => ({ ref: i, value: eventIn(fx(i), ev)?.occurrences.length ?? 0 }))
-    const words = countWords(ev, o.vocabulary)
-    numericGroups(cands, 4, r).forEach((g, k) => {
-      for (const m of g.members) {
-        used.add(m.ref)
-        add(m.ref, closedEventCounting(fx(m.ref), ev, words, g.values, m.truth, `closed_event_counting:${ev}:${fx(m.ref).endMs - fx(m.ref).startMs}:${k}`, r))
-      }
-    })
+  for (const t of tasksIn('count')) {
+    const r = rng(`${t.type}:${len}`)
+    for (const ev of names) {
+      const cands = idx.filter((i) => !used.has(i) && has(i, t.type) && countable(fx(i), ev) && (eventIn(fx(i), ev) !== null || clearlyAbsent(fx(i), ev, o.presenceMarginBpm))).map((i) => ({ ref: i, value: eventIn(fx(i), ev)?.occurrences.length ?? 0 }))
+      const words = countWords(ev, o.vocabulary)
+      numericGroups(cands, 4, r).forEach((g, k) => {
+        const group = `${t.type}:${ev}:${len}:${k}`
+        for (const m of g.members) {
+          used.add(m.ref)
+          add(m.ref, t.ask.make(fx(m.ref), { event: ev, words, values: g.values, truth: m.truth, group, rng: rng(`${group}:${m.ref}`) }))
+        }
+      })
+    }
   }
 }
 
@@ -168,7 +179,15 @@ function countGroups(idx: number[], fx: (i: number) => ExcerptFacts, o: Question
 // form. A member's candidate answers are tried rarest first (a finding most excerpts share can
 // be the answer of one member only), and the grouping that places the most excerpts of a few
 // seeded tries is kept.
-function diagnosisGroups(idx: number[], fx: (i: number) => ExcerptFacts, min: number, r: SeededRandom, add: Add, used: Set<number>): void {
+function diagnosisGroups(all: number[], fx: (i: number) => ExcerptFacts, has: (i: number, t: string) => boolean, min: number, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
+  const len = fx(all[0]).endMs - fx(all[0]).startMs
+  for (const t of tasksIn('diagnosis')) {
+    const idx = all.filter((i) => !used.has(i) && has(i, t.type))
+    if (idx.length) diagnosisGroupsOf(t, idx, fx, min, rng(`${t.type}:${len}`), rng, add, used)
+  }
+}
+
+function diagnosisGroupsOf(t: ReturnType<typeof tasksIn<'diagnosis'>>[number], idx: number[], fx: (i: number) => ExcerptFacts, min: number, r: SeededRandom, rng: (p: string) => SeededRandom, add: Add, used: Set<number>): void {
   const labels = new Map(idx.map((i) => [i, diagnosisLabels(fx(i))]))
   const universe = [...new Set([...labels.values()].flat())]
   const seen = (f: string) => [...labels.values()].filter((l) => l.includes(f)).length
@@ -192,8 +211,9 @@ function diagnosisGroups(idx: number[], fx: (i: number) => ExcerptFacts, min: nu
   const presentGroups = make('present', idx.filter((i) => !inAbsent.has(i)))
   for (const [form, groups] of [['absent', absentGroups], ['present', presentGroups]] as const) {
     groups.forEach((g, k) => {
+      const group = `${t.type}:${form}:${fx(g.members[0].ref).endMs - fx(g.members[0].ref).startMs}:${k}`
       for (const m of g.members) used.add(m.ref)
-      for (const m of g.members) add(m.ref, closedDiagnosis(fx(m.ref), form, g.values, m.truth, `closed_diagnosis:${form}:${fx(m.ref).endMs - fx(m.ref).startMs}:${k}`, r))
+      for (const m of g.members) add(m.ref, t.ask.make(fx(m.ref), { form, values: g.values, truth: m.truth, group, rng: rng(`${group}:${m.ref}`) }))
     })
   }
 }
@@ -205,17 +225,17 @@ function extremumItems(excerpts: readonly Excerpted[], idx: readonly number[], o
     const r = rng(`HR_extremum:${i}`)
     const which: Extremum = r.below(2) ? 'fastest' : 'slowest'
     const basis: RateBasis = r.below(2) ? 'average' : 'beat'
-    return { which, basis, x: hrExtreme(e.facts, which, basis, o.marginBpm), r }
+    return { which, basis, x: hrExtreme(e.facts, which, basis, o.marginBpm) }
   })
   const key = (k: { which: Extremum; basis: RateBasis }) => `${k.which}:${k.basis}`
   for (const i of idx) {
     const e = excerpts[i]
-    const { x, r } = kinds[i]
+    const { x } = kinds[i]
     if (!x) continue
-    if (e.tasks.has('closed_HR_extremum_timing')) {
-      const refs = kinds.flatMap((k, j) => (j !== i && k.x && key(k) === key(kinds[i]) && excerpts[j].tasks.has('closed_HR_extremum_timing') ? [spanPosition(excerpts[j].facts, k.x.index)] : []))
-      add(i, closedHrExtremumTiming(e.facts, x, refs, r))
+    for (const t of tasksIn('extremum')) {
+      if (!e.tasks.has(t.type) || !(t.ask.canAsk?.(x) ?? true)) continue
+      const references = kinds.flatMap((k, j) => (j !== i && k.x && key(k) === key(kinds[i]) && excerpts[j].tasks.has(t.type) ? [spanPosition(excerpts[j].facts, k.x.index)] : []))
+      add(i, t.ask.make(e.facts, { x, references, rng: rng(`${t.type}:${i}`) }))
     }
-    if (e.tasks.has('open_HR_extremum_timing') && x.clear) add(i, openHrExtremumTiming(e.facts, x, r))
   }
 }

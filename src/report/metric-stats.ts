@@ -8,6 +8,7 @@
 //   accuracy, yes/no accuracy   read items (scored + unparsed; unparsed are wrong)
 //   MAE                         scored items only (unparsed counted beside it, score-mae.ts)
 //   timestamp / label F1        micro F1 over read items (unparsed predict nothing)
+//   binary F1                   over read items, positive class 1 (unparsed: the wrong class)
 //   text metrics, corpus BLEU   every item with text scores (not failed or missing)
 //   F1-Bio, ScoreGPT            items a hook scored
 // Pure.
@@ -26,7 +27,8 @@ export function contribution(key: MetricKey, i: ItemScore): number[] | null {
     case 'mae':
     case 'scoreMae': return i.status === 'scored' && i.absError !== undefined ? [i.absError, 1] : null
     case 'timestampF1':
-    case 'labelF1': return isRead(i) && i.counts ? [i.counts.tp, i.counts.fp, i.counts.fn] : null
+    case 'labelF1':
+    case 'binaryF1': return isRead(i) && i.counts ? [i.counts.tp, i.counts.fp, i.counts.fn] : null
     case 'bleu1': return i.text ? [i.text.bleu1, 1] : null
     case 'bleu4': return i.text ? [i.text.bleu4, 1] : null
     case 'rougeL': return i.text ? [i.text.rougeL, 1] : null
@@ -40,6 +42,7 @@ export function contribution(key: MetricKey, i: ItemScore): number[] | null {
 /** The metric from its summed contributions. */
 function finish(key: MetricKey, s: readonly number[]): number {
   if (key === 'timestampF1' || key === 'labelF1') return 100 * prfFromCounts({ tp: s[0], fp: s[1], fn: s[2] }).f1
+  if (key === 'binaryF1') return 100 * binaryF1(s[0], s[1], s[2])
   if (key === 'corpusBleu1' || key === 'corpusBleu4') {
     const orders = (s.length - 2) / 2
     const stats = { counts: s.slice(0, orders), totals: s.slice(orders, 2 * orders), sysLen: s[2 * orders], refLen: s[2 * orders + 1] }
@@ -57,6 +60,13 @@ export function metricValue(key: MetricKey, items: readonly ItemScore[]): number
 /** The metric on a resample of case sums. */
 export function metricFromCases(key: MetricKey, cases: readonly number[][]): number {
   return cases.length ? finish(key, addUp(cases)) : NaN
+}
+
+// The ECG multi-task benchmark's binary F1: precision and recall over max(., 1) denominators, 0 when both are 0.
+function binaryF1(tp: number, fp: number, fn: number): number {
+  const p = tp / Math.max(tp + fp, 1)
+  const r = tp / Math.max(tp + fn, 1)
+  return p + r > 0 ? (2 * p * r) / (p + r) : 0
 }
 
 /** Whether the metric gets a bootstrap interval of its own (ScoreMAE is MAE's, mapped). */

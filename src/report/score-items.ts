@@ -6,6 +6,8 @@
 //   open event timing   the list of times: one-to-one matches within the tolerance (150 ms);
 //   open diagnosis      the labels asserted (vocabulary names): set matches against gold.labels;
 //   open evidence       yes/no against gold.value;
+//   multi-task tasks    a number (|error| against gold.value) or a class id (right or wrong, and
+//                       the binary counts of the positive class), read as that benchmark reads them;
 //   open and reports    BLEU-1/4 (sentence, effective order), ROUGE-L F against the item's answer.
 // A prediction with an error is `failed` and a missing gold is `no-gold`: counted, never scored.
 // F1-Bio and ScoreGPT need a model; hooks add them later (score-hooks.ts). Pure.
@@ -15,6 +17,7 @@ import { labelSetF1 } from '../metrics/label-f1.ts'
 import { rougeL, type RougeOptions } from '../metrics/rouge-l.ts'
 import { timestampF1 } from '../metrics/timestamp-f1.ts'
 import { LETTERS, splitOptions } from '../holtercare/format.ts'
+import { multitaskTask, parseMultitaskValue } from '../metrics/multitask.ts'
 import type { ItemScore, ScorePrediction, ScoreQa, TextScores } from './score-types.ts'
 import { hasTextMetrics, taskKind } from './task-metrics.ts'
 
@@ -99,9 +102,26 @@ function scoreAnswer(qa: ScoreQa, answer: string, opts: ScoreItemOptions): Part 
     }
     case 'yesno':
       return yesNo(answer, gold.value, gold.event)
+    case 'number':
+    case 'class':
+      return multitaskPart(qa.taskType, answer, gold.value)
     default:
       return { status: 'no-gold', reason: `unknown task type ${qa.taskType}` }
   }
+}
+
+// The ECG multi-task benchmark's tasks, read as that benchmark reads them (src/metrics/multitask.ts):
+// a number, or a class; binary F1 counts the positive class 1, and an unread class is the wrong one.
+function multitaskPart(task: string, answer: string, gold: unknown): Part {
+  const t = multitaskTask(task)
+  const g = t === null ? null : parseMultitaskValue(t, gold)
+  if (t === null || g === null) return { status: 'no-gold', reason: 'gold has no value of the task' }
+  const p = parseMultitaskValue(t, answer)
+  if (taskKind(task) === 'number') return p === null ? { status: 'unparsed', reason: 'no-number' } : { read: String(p), absError: Math.abs(p - g) }
+  const said = p ?? (g === 1 ? 0 : 1)
+  const counts = { tp: said === 1 && g === 1 ? 1 : 0, fp: said === 1 && g !== 1 ? 1 : 0, fn: said !== 1 && g === 1 ? 1 : 0 }
+  const part: Part = { correct: p === g, counts }
+  return p === null ? { ...part, status: 'unparsed', reason: 'no-class' } : { ...part, read: String(p) }
 }
 
 function yesNo(answer: string, gold: unknown, event: string | undefined): Part {

@@ -33,12 +33,13 @@ const EXCLUDED = 'failed,missing,no-gold:excluded'
 /** Every signature of a report but ScoreMAE's (one per task, aggregate.ts), by key. */
 export function reportSignatures(s: SignatureSettings): Record<MetricKey | 'bootstrap' | 'mcnemar' | 'winRate', string> {
   return {
-    accuracy: `accuracy|${PARSE}(choice,yesno)|unparsed:wrong|${EXCLUDED}|scale:100`,
+    accuracy: `accuracy|${PARSE}(choice,yesno,class)|unparsed:wrong|${EXCLUDED}|scale:100`,
     yesNoAccuracy: `yes-no-accuracy|${PARSE}(yesno)|unparsed:wrong|${EXCLUDED}|scale:100`,
-    mae: `mae|${PARSE}(count,timestamp-ms)|unparsed:excluded|${EXCLUDED}`,
+    mae: `mae|${PARSE}(count,timestamp-ms,number)|unparsed:excluded|${EXCLUDED}`,
     scoreMae: 'score-mae|see scoreMae:<task>',
     timestampF1: `${timestampF1Signature({ toleranceMs: s.toleranceMs })}|${PARSE}(timestamps)|avg:micro|unparsed:predicts-none|${EXCLUDED}|scale:100`,
     labelF1: `${labelF1Signature().replace('avg:micro,macro,samples', 'avg:micro')}|${PARSE}(labels,vocab:${s.vocabularySize})|unparsed:predicts-none|${EXCLUDED}|scale:100`,
+    binaryF1: `binary-f1|pos:1|den:max(.,1)|${PARSE}(class)|unparsed:wrong-class|${EXCLUDED}|scale:100`,
     bleu1: `${bleuSignature({ maxOrder: 1 })}|sentence|avg:mean`,
     bleu4: `${bleuSignature({ maxOrder: 4 })}|sentence|avg:mean`,
     corpusBleu1: `${bleuSignature({ maxOrder: 1, effectiveOrder: false })}|corpus`,

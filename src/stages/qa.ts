@@ -14,6 +14,7 @@ import { createWatermarks } from '../core/watermark.ts'
 import { createFactBuffer, feedReferenceMark } from '../qa/fact-buffer.ts'
 import type { ExcerptFacts } from '../qa/excerpt-facts.ts'
 import { TASK_TYPES, type TaskType } from '../holtercare/format.ts'
+import { MULTITASK_TYPES, TASKS } from '../qa/tasks/index.ts'
 import { createInputs } from '../qa/item-inputs.ts'
 import { recordQuestions } from '../qa/record-questions.ts'
 import { assignSplits } from '../qa/splits.ts'
@@ -27,7 +28,8 @@ import { mapOrdered } from '../core/map-ordered.ts'
 import { createAnswerWriter } from '../models/answer-writer.ts'
 import { apiModelSchema } from '../models/model-config.ts'
 
-const tasks = z.union([z.literal('all'), z.array(z.enum(TASK_TYPES as [TaskType, ...TaskType[]])).min(1)])
+// "all" is the public release's 12 tasks, "multitask" the ECG multi-task benchmark's: a set asks one kind or names its tasks.
+const tasks = z.union([z.literal('all'), z.literal('multitask'), z.array(z.enum(TASKS.map((t) => t.type) as [TaskType, ...TaskType[]])).min(1)])
 
 const schema = z.strictObject({
   /** Seeds every random choice (excerpts' questions, options, phrasings, splits). */
@@ -111,8 +113,12 @@ export default defineStage<QaOptions>({
       } else if (item.kind === 'render' && typeof item.of === 'string') byId.get(item.of)?.inputs.add(item)
     }
     const beats = o.source === 'auto' ? (buffer.seenReference > 0 ? 'reference' : 'detector') : o.source
-    const tasksOf = (set: string) => new Set(o.sets[set].tasks === 'all' ? TASK_TYPES : o.sets[set].tasks)
-    const drafts = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, presenceMarginBpm: o.presenceMarginBpm, maxList: o.maxList, pairsPerEvent: o.pairsPerEvent, minDiagnosisOptions: o.minDiagnosisOptions, vocabulary: o.vocabulary })
+    const tasksOf = (set: string) => { const t = o.sets[set].tasks; return new Set<string>(t === 'all' ? TASK_TYPES : t === 'multitask' ? MULTITASK_TYPES : t) }
+    const { drafts, leftOut } = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, presenceMarginBpm: o.presenceMarginBpm, maxList: o.maxList, pairsPerEvent: o.pairsPerEvent, minDiagnosisOptions: o.minDiagnosisOptions, vocabulary: o.vocabulary, patient })
+    for (const [task, why] of leftOut) {
+      const n = [...why.values()].reduce((a, b) => a + b, 0)
+      ctx.warn('W_QA_LEFT_OUT', `record ${ctx.recordId}: ${n} excerpt${n === 1 ? '' : 's'} asked ${task} carry no item (${[...why].map(([r, k]) => `${r}: ${k}`).join('; ')})`)
+    }
     const caseId = caseIdOf(ctx.record)
     const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
     const inputs = entries.map((e) => ({ of: e.inputs.inputs(), ids: e.inputs.ids() }))

@@ -22,7 +22,7 @@ export function syntheticBenchmark(records: number, split: Split): { split: stri
       const ex: ExcerptItem = { kind: 'excerpt', id: `${recordId}:ex:q:${s.startSample}`, recordId, set: 'q', startSample: s.startSample, endSample: s.endSample, startMs: s.startMs, endMs: s.endMs, fs: 360, reason: { rule: 'test' } }
       return { ex, facts: excerptFacts({ excerpt: ex, beats: s.beats, rhythms: [], excludedBeats: 0, avgBeats: 8 }, DEFAULT_VOCABULARY) }
     })
-    const drafts = recordQuestions(recordId, excerpts.map((e) => ({ facts: e.facts, tasks: new Set(TASK_TYPES) })), OPTIONS)
+    const drafts = recordQuestions(recordId, excerpts.map((e) => ({ facts: e.facts, tasks: new Set(TASK_TYPES) })), OPTIONS).drafts
     drafts.forEach(({ excerpt, draft }, k) => {
       const item = composeItem({ id: `${excerpts[excerpt].ex.id}:${draft.task}:${k}`, ex: excerpts[excerpt].ex, draft, patient: { age: 40 + (r % 40), sex: r % 2 ? 'M' : 'F' }, caseId: recordId, split, inputs: {}, renderIds: [], seed: '3' })
       out.push({ split, item: publicElement(item) })

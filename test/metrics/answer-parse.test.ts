@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { closedText, countText, diagnosisText, extremeText, timingText, yesNoText } from '../../src/models/baselines/answer-text.ts'
+import { closedText, countText, diagnosisText, extremeText, timingText, yesNoText } from '../../src/qa/answer-text.ts'
 import { parseChoice, parseLabels, parseNumberAnswer, parseTimestampList, parseYesNo, type Ask } from '../../src/metrics/answer-parse.ts'
 import { LETTERS } from '../../src/holtercare/format.ts'
 import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'

@@ -16,8 +16,8 @@ import { FS, beatsOf, factsOf } from './hand-facts.ts'
 
 const RECORDS = Array.from({ length: 8 }, (_, k) => `r${k}`)
 const facts = new Map(RECORDS.map((id) => [id, syntheticFacts(id)]))
-const only = (tasks: readonly TaskType[]) => () => new Set(tasks)
-const drafts = (tasks: () => ReadonlySet<TaskType>) => [...facts].map(([id, fx]) => ({ fx, d: recordQuestions(id, withTasks(fx, tasks), OPTIONS) }))
+const only = (tasks: readonly string[]) => () => new Set(tasks)
+const drafts = (tasks: () => ReadonlySet<string>) => [...facts].map(([id, fx]) => ({ fx, d: recordQuestions(id, withTasks(fx, tasks), OPTIONS).drafts }))
 const TACHY = 'Sinus Tachycardia'
 
 describe('closed_event_counting groups', () => {
@@ -69,7 +69,7 @@ describe('closed_diagnosis groups', () => {
   const runs = [
     ...drafts(() => ALL),
     ...drafts(only(ROLE_TASKS.diagnosis)),
-    ...['a', 'b', 'c', 'd', 'e', 'f'].map((seed) => ({ fx: rich, d: recordQuestions('rich', withTasks(rich, only(ROLE_TASKS.diagnosis)), { ...OPTIONS, seed }) })),
+    ...['a', 'b', 'c', 'd', 'e', 'f'].map((seed) => ({ fx: rich, d: recordQuestions('rich', withTasks(rich, only(ROLE_TASKS.diagnosis)), { ...OPTIONS, seed }).drafts })),
   ]
   it('3 or 4 excerpts sharing the options, one answer each; present form: one option among the labels; absent form: one not among them', () => {
     const forms = new Map<string, number>()
@@ -110,7 +110,7 @@ describe('sustained rates in pairs', () => {
   const onset = rateExcerpt(10_000, [[20, 75], [40, 120]]) // tachycardia starting inside
   const near = rateExcerpt(100_000, [[60, 97]]) // 3 bpm under the threshold
   const clear = rateExcerpt(200_000, [[60, 75]])
-  const asked = (fx: ExcerptFacts[], margin: number) => recordQuestions('rate', withTasks(fx, only(ROLE_TASKS.pair)), { ...OPTIONS, presenceMarginBpm: margin })
+  const asked = (fx: ExcerptFacts[], margin: number) => recordQuestions('rate', withTasks(fx, only(ROLE_TASKS.pair)), { ...OPTIONS, presenceMarginBpm: margin }).drafts
   const members = (d: RecordDraft[]) => [...new Set(d.map((x) => x.excerpt))].sort()
 
   it('an excerpt without the rate is its partner only when presenceMarginBpm clear of the threshold', () => {
@@ -133,7 +133,7 @@ describe('sustained rates in pairs', () => {
     expect(counts.map((f) => eventIn(f, TACHY)?.occurrences.length)).toEqual([1, 2, 3])
     const nearL = rateExcerpt(100_000, [[185, 97]], L)
     const clearL = rateExcerpt(2_000_000, [[185, 75]], L)
-    const counted = (fx: ExcerptFacts[]) => recordQuestions('rate', withTasks(fx, only(ROLE_TASKS.count)), OPTIONS).filter((x) => x.draft.gold.event === TACHY)
+    const counted = (fx: ExcerptFacts[]) => recordQuestions('rate', withTasks(fx, only(ROLE_TASKS.count)), OPTIONS).drafts.filter((x) => x.draft.gold.event === TACHY)
     expect(counted([nearL, ...counts])).toEqual([])
     // An excerpt of another length is no member either: its span would tell its count.
     expect(counted([clear, ...counts])).toEqual([])
@@ -161,7 +161,7 @@ describe('letters of the closed tasks over many records', () => {
   const letters = new Map<string, number[]>()
   for (let k = 0; k < 112; k++) {
     const id = `bal${k}`
-    for (const x of recordQuestions(id, withTasks(syntheticFacts(id)), OPTIONS)) {
+    for (const x of recordQuestions(id, withTasks(syntheticFacts(id)), OPTIONS).drafts) {
       const { correct, choices } = x.draft.gold
       if (correct === undefined) continue
       const key = `${x.draft.task}/${choices!.length}`

@@ -16,13 +16,13 @@ import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { ALL, OPTIONS, byGroup, syntheticFacts, withTasks } from './synthetic-facts.ts'
 
 const BLOCK = new Map(Object.entries(ROLE_TASKS).flatMap(([role, tasks]) => tasks.map((t) => [t, role as Role])))
-const FINDING = new Set<TaskType>([...ROLE_TASKS.pair, ...ROLE_TASKS.count, ...ROLE_TASKS.timing, ...ROLE_TASKS.diagnosis])
+const FINDING = new Set<string>([...ROLE_TASKS.pair, ...ROLE_TASKS.count, ...ROLE_TASKS.timing, ...ROLE_TASKS.diagnosis])
 const RATE = (ev: string) => isRateEvent(ev, DEFAULT_VOCABULARY)
 
 // Each excerpt asks a seeded two thirds of the block tasks (and every other task).
 const someTasks = (recordId: string) => (i: number) => {
   const rng = createSeededRandom(`tasks:${recordId}:${i}`)
-  return new Set(TASK_TYPES.filter((t) => !BLOCK.has(t) || rng.below(3) > 0))
+  return new Set<string>(TASK_TYPES.filter((t) => !BLOCK.has(t) || rng.below(3) > 0))
 }
 const byExcerpt = (drafts: readonly RecordDraft[]) => {
   const out = new Map<number, RecordDraft[]>()
@@ -34,8 +34,8 @@ const byExcerpt = (drafts: readonly RecordDraft[]) => {
 // a counting group needs four excerpts of the counting role with four different counts.
 const RECORDS = Array.from({ length: 24 }, (_, k) => `r${k}`)
 const facts = new Map(RECORDS.map((id) => [id, syntheticFacts(id)]))
-const PAIR_ONLY = new Set<TaskType>(ROLE_TASKS.pair)
-const run = (name: string, tasks: (id: string) => (i: number) => ReadonlySet<TaskType>) => ({ name, drafts: new Map(RECORDS.map((id) => [id, recordQuestions(id, withTasks(facts.get(id)!, tasks(id)), OPTIONS)])) })
+const PAIR_ONLY = new Set<string>(ROLE_TASKS.pair)
+const run = (name: string, tasks: (id: string) => (i: number) => ReadonlySet<string>) => ({ name, drafts: new Map(RECORDS.map((id) => [id, recordQuestions(id, withTasks(facts.get(id)!, tasks(id)), OPTIONS).drafts])) })
 const runs = [run('every task', () => () => ALL), run('seeded task subsets', someTasks)]
 const pairOnly = run('pair tasks only', () => () => PAIR_ONLY)
 const full = runs[0].drafts
@@ -43,15 +43,15 @@ const full = runs[0].drafts
 describe('recordQuestions', () => {
   it('is deterministic for a seed and differs for another seed or record', () => {
     for (const id of RECORDS.slice(0, 3)) {
-      expect(recordQuestions(id, withTasks(facts.get(id)!), OPTIONS)).toEqual(full.get(id))
-      expect(recordQuestions(id, withTasks(facts.get(id)!), { ...OPTIONS, seed: '6' })).not.toEqual(full.get(id))
+      expect(recordQuestions(id, withTasks(facts.get(id)!), OPTIONS).drafts).toEqual(full.get(id))
+      expect(recordQuestions(id, withTasks(facts.get(id)!), { ...OPTIONS, seed: '6' }).drafts).not.toEqual(full.get(id))
     }
-    expect(recordQuestions('other', withTasks(facts.get('r0')!), OPTIONS)).not.toEqual(full.get('r0'))
+    expect(recordQuestions('other', withTasks(facts.get('r0')!), OPTIONS).drafts).not.toEqual(full.get('r0'))
   })
 
   it('makes every task on these records, ordered by excerpt then task', () => {
     for (const d of full.values()) {
-      const key = (x: RecordDraft) => x.excerpt * 100 + TASK_TYPES.indexOf(x.draft.task)
+      const key = (x: RecordDraft) => x.excerpt * 100 + (TASK_TYPES as readonly string[]).indexOf(x.draft.task)
       expect(d.map(key)).toEqual([...d.map(key)].sort((a, b) => a - b))
     }
     expect(new Set([...full.values()].flat().map((d) => d.draft.task))).toEqual(ALL)
@@ -154,10 +154,10 @@ describe('recordQuestions', () => {
       const some = someTasks(id)
       for (const x of runs[1].drafts.get(id)!) expect(some(x.excerpt).has(x.draft.task)).toBe(true)
     }
-    expect(recordQuestions('r1', withTasks(facts.get('r1')!, () => new Set()), OPTIONS)).toEqual([])
+    expect(recordQuestions('r1', withTasks(facts.get('r1')!, () => new Set()), OPTIONS).drafts).toEqual([])
     // Open diagnosis and the reports are drawn from streams of their own, outside every block.
     for (const task of ['open_diagnosis', 'report_statistical_overview', 'report_general_summary'] as const) {
-      const without = recordQuestions('r1', withTasks(facts.get('r1')!, () => new Set(TASK_TYPES.filter((t) => t !== task))), OPTIONS)
+      const without = recordQuestions('r1', withTasks(facts.get('r1')!, () => new Set(TASK_TYPES.filter((t) => t !== task))), OPTIONS).drafts
       expect(without).toEqual(full.get('r1')!.filter((x) => x.draft.task !== task))
     }
   })

@@ -8,7 +8,7 @@ import { DEFAULT_VOCABULARY } from '../../src/qa/vocabulary.ts'
 import { syntheticRecord } from '../helpers/synthetic-beats.ts'
 
 export const OPTIONS: QuestionOptions = { seed: '5', avgBeats: 8, marginBpm: 3, presenceMarginBpm: 5, maxList: 6, pairsPerEvent: 1000, minDiagnosisOptions: 3, vocabulary: DEFAULT_VOCABULARY }
-export const ALL: ReadonlySet<TaskType> = new Set(TASK_TYPES)
+export const ALL: ReadonlySet<string> = new Set(TASK_TYPES)
 
 // Which ectopic classes an excerpt keeps (the others become N).
 const KEEP = [[], ['V'], ['S'], ['S', 'V']]
@@ -28,7 +28,7 @@ export function syntheticFacts(recordId: string, count = 24, seconds = 60): Exce
 }
 
 /** Every excerpt with the tasks `tasks(i)` gives it. */
-export const withTasks = (facts: readonly ExcerptFacts[], tasks: (i: number) => ReadonlySet<TaskType> = () => ALL): Excerpted[] => facts.map((f, i) => ({ facts: f, tasks: tasks(i) }))
+export const withTasks = (facts: readonly ExcerptFacts[], tasks: (i: number) => ReadonlySet<string> = () => ALL): Excerpted[] => facts.map((f, i) => ({ facts: f, tasks: tasks(i) }))
 
 /** Drafts by the design group they belong to, for groups starting with `prefix`. */
 export function byGroup(drafts: readonly RecordDraft[], prefix: string): Map<string, RecordDraft[]> {

@@ -16,7 +16,7 @@ import { closedQuestion, learnPriors, type ClosedQuestion } from '../../audit/pr
 import { publicElement } from '../../holtercare/layout.ts'
 import { TASKS_BY_TIER, type ClosedTask } from '../../holtercare/format.ts'
 import { answerWith, type TaskAnswers } from './answer-by-task.ts'
-import { readQuestion } from './question-read.ts'
+import { readQuestion } from '../../qa/question-read.ts'
 import { learnValuePriors } from './prior-values.ts'
 import { priorAnswers } from './prior.ts'
 

@@ -8,9 +8,11 @@ import type { QaItem } from '../../core/items.ts'
 import { learnPriors, type Priors } from '../../audit/priors.ts'
 import { median, parseTimestampAnswer } from '../../qa/option-numbers.ts'
 import { publicElement } from '../../holtercare/layout.ts'
+import { isTaskType } from '../../holtercare/format.ts'
+import { taskKind } from '../../report/task-metrics.ts'
 import type { ReportFigures } from '../../qa/report-figures.ts'
 import { DEFAULT_VOCABULARY } from '../../qa/vocabulary.ts'
-import { askedExtremum, askedSpan, mentionedLabels } from './question-read.ts'
+import { askedExtremum, askedSpan, mentionedLabels } from '../../qa/question-read.ts'
 import { learnTypicalReport, mostCommon, type TypicalReport } from './prior-report.ts'
 
 export interface ValuePriors {
@@ -26,6 +28,10 @@ export interface ValuePriors {
   /** The most frequent open diagnosis label set, or null. */
   labels: string[] | null
   report: TypicalReport | null
+  /** Per regression task (the ECG multi-task benchmark's), the median train value. */
+  values: Map<string, number>
+  /** Per classification task, the most frequent train class. */
+  classes: Map<string, number>
 }
 
 const startOf = (q: QaItem) => askedSpan(q.question)?.startMs ?? q.excerpt.startMs
@@ -33,7 +39,7 @@ const orNull = (xs: number[]) => (xs.length ? median(xs) : null)
 
 /** Learns the value priors from train items (their public text, and their gold where the text has lists or figures). */
 export function learnValuePriors(train: readonly QaItem[]): ValuePriors {
-  const audit = learnPriors(train.map(publicElement))
+  const audit = learnPriors(train.filter((q) => isTaskType(q.taskType)).map(publicElement))
   const of = (task: string) => train.filter((q) => q.taskType === task)
   const evidenceYesNo = { yes: 0, no: 0 }
   for (const q of of('open_evidence_reasoning')) {
@@ -60,5 +66,22 @@ export function learnValuePriors(train: readonly QaItem[]): ValuePriors {
     extremeOffset: { fastest: orNull(offsets.fastest), slowest: orNull(offsets.slowest), any: orNull(offsets.any) },
     labels: mostCommon(labels, (l) => l.join('|')),
     report: learnTypicalReport(reports),
+    ...multitaskPriors(train),
   }
+}
+
+// The regression tasks' median and the classification tasks' most frequent class, from train gold.
+function multitaskPriors(train: readonly QaItem[]): Pick<ValuePriors, 'values' | 'classes'> {
+  const byTask = new Map<string, number[]>()
+  for (const q of train) {
+    const kind = taskKind(q.taskType)
+    if ((kind === 'number' || kind === 'class') && typeof q.gold.value === 'number') (byTask.get(q.taskType) ?? byTask.set(q.taskType, []).get(q.taskType)!).push(q.gold.value)
+  }
+  const values = new Map<string, number>()
+  const classes = new Map<string, number>()
+  for (const [task, xs] of byTask) {
+    if (taskKind(task) === 'number') values.set(task, median(xs))
+    else classes.set(task, Number(mostCommon(xs.map(String), (x) => x)))
+  }
+  return { values, classes }
 }

@@ -2,19 +2,23 @@
 // options' values or the ECG. Closed items: the letter most often correct in train for the task
 // and option count (else for the task with any option count, among the letters this item has;
 // else A). Yes/no: the more frequent train answer (yes on a tie). Open items: the train's
-// typical values (prior-values.ts); without any, the fixed defaults below.
+// typical values (prior-values.ts); without any, the fixed defaults below. The ECG multi-task
+// benchmark's tasks: the train median value, or the most frequent train class.
 import type { Baseline, BaselineContext } from '../model.ts'
 import type { QaItem } from '../../core/items.ts'
 import { LETTERS } from '../../holtercare/format.ts'
 import { mostFrequent } from '../../audit/priors.ts'
 import { answerWith, type TaskAnswers } from './answer-by-task.ts'
-import { genericReport } from './answer-text.ts'
-import { readQuestion, type Question } from './question-read.ts'
+import { genericReport } from '../../qa/answer-text.ts'
+import { readQuestion, type Question } from '../../qa/question-read.ts'
 import { learnValuePriors, type ValuePriors } from './prior-values.ts'
 import { reportFromFigures } from './prior-report.ts'
 
 /** The count answered without a train count: the public release's most frequent true count. */
 export const DEFAULT_COUNT = 1
+
+/** The values answered without train values: a resting adult's (an RR of 800 ms is 75 bpm). */
+export const DEFAULT_VALUES: Readonly<Record<string, number>> = { rr_interval: 800, age: 60 }
 
 /** A prior baseline learned from `train` (train items only: the caller keeps test items out). */
 export function createPriorBaseline(train: readonly QaItem[]): Baseline {
@@ -48,6 +52,9 @@ export function priorAnswers(p: ValuePriors): TaskAnswers {
       return { timeMs: offset === null ? mid(q) : within(q, offset), bpm: null }
     },
     labels: () => p.labels ?? [],
+    estimate: (_q, task) => p.values.get(task) ?? DEFAULT_VALUES[task] ?? null,
+    // Without train classes, the first class (sinus rhythm; male).
+    classify: (_q, task) => p.classes.get(task) ?? 0,
     report: (q, kind) => (p.report ? reportFromFigures(p.report(q.span), kind, 'prior') : genericReport(q.span, kind)),
   }
 }

@@ -1,6 +1,6 @@
 // The random baseline: a random option for closed items, yes or no, and a random plausible value
 // for open items (a count of 0..RANDOM_MAX_COUNT, times inside the excerpt's span, vocabulary
-// labels, a generic report). Every answer comes from a stream seeded by (seed, item id), so it
+// labels, a generic report, a value in a plausible range, any class). Every answer comes from a stream seeded by (seed, item id), so it
 // is the same on every run and does not depend on which items were answered before it.
 import type { Baseline, BaselineContext } from '../model.ts'
 import type { QaItem } from '../../core/items.ts'
@@ -8,11 +8,14 @@ import { createSeededRandom, type SeededRandom } from '../../excerpts/seeded-ran
 import { shuffled } from '../../qa/option-groups.ts'
 import { NORMAL_SINUS_RHYTHM } from '../../qa/vocabulary.ts'
 import { answerWith, type TaskAnswers } from './answer-by-task.ts'
-import { genericReport } from './answer-text.ts'
-import { readQuestion, type Question } from './question-read.ts'
+import { genericReport } from '../../qa/answer-text.ts'
+import { readQuestion, type Question } from '../../qa/question-read.ts'
 
 /** The largest count the random baseline answers (public counts are 1-10, mostly 1-3). */
 export const RANDOM_MAX_COUNT = 5
+
+/** The ranges random values are drawn from, per regression task: RR intervals of 43-150 bpm, adult ages. */
+export const RANDOM_RANGES: Readonly<Record<string, readonly [number, number]>> = { rr_interval: [400, 1400], age: [20, 90] }
 
 /** A random baseline seeded by `seed`. */
 export function createRandomBaseline(seed: string | number): Baseline {
@@ -38,5 +41,10 @@ function randomAnswers(rng: SeededRandom, ctx: BaselineContext): TaskAnswers {
       return n === 0 ? [NORMAL_SINUS_RHYTHM] : shuffled(ctx.vocabulary.map((e) => e.name), rng).slice(0, n)
     },
     report: (q, kind) => genericReport(q.span, kind),
+    estimate: (_q, task) => {
+      const r = RANDOM_RANGES[task]
+      return r ? Math.round(r[0] + rng.next() * (r[1] - r[0])) : null
+    },
+    classify: (_q, _task, classes) => rng.below(classes.length),
   }
 }

@@ -5,10 +5,14 @@
 // as it is offered, whatever a blind answerer prefers.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../../holtercare/format.ts'
+import { formatOptions } from '../../holtercare/options.ts'
 import { diagnosisLabels } from '../diagnosis-labels.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask } from './task-module.ts'
+import { asksAbsent, diagnosisOption } from './option-pick.ts'
+import { diagnosisText } from '../answer-text.ts'
+import { mentionedLabels } from '../named-findings.ts'
 
 export type DiagnosisForm = 'present' | 'absent'
 
@@ -36,3 +40,14 @@ export function closedDiagnosis(facts: ExcerptFacts, form: DiagnosisForm, values
     gold: { value: values[truth], labels: diagnosisLabels(facts), choices: [...values], correct: truth, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [], design: { distractors: 'group', group, form } },
   }
 }
+
+export const task = defineTask({
+  type: 'closed_diagnosis',
+  tier: 'Closed-QA',
+  kind: 'choice',
+  options: 'labels',
+  metrics: ['accuracy'],
+  ask: { block: 'diagnosis', make: (facts, a) => closedDiagnosis(facts, a.form, a.values, a.truth, a.group, a.rng) },
+  pick: (a, q, options, vocab) => diagnosisOption(a.labels(q, true) ?? [], options.map((o) => mentionedLabels(o, vocab)), asksAbsent(q.stem)),
+  answer: (a, q) => { const l = a.labels(q, true); return l === null ? null : diagnosisText(l) },
+})

@@ -11,10 +11,13 @@ import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn, firstAtOrAfter } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import { withArticle, type CountWords } from '../count-words.ts'
-import { formatOptions } from '../../holtercare/format.ts'
+import { formatOptions } from '../../holtercare/options.ts'
 import { pick } from '../phrasing.ts'
 import { exchangeableDecoys } from '../decoy-beats.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask } from './task-module.ts'
+import { nearestOption } from './option-pick.ts'
+import { timingText } from '../answer-text.ts'
 
 const ASK = [
   (w: CountWords) => `At which of these times (ms from the start of the recording) is there ${withArticle(w.singular)}${w.timedAt} in this excerpt?`,
@@ -53,3 +56,14 @@ export function closedEventTiming(facts: ExcerptFacts, event: string, words: Cou
     gold: { value: found.occurrences[0].timeMs, timestampsMs: [found.occurrences[0].timeMs], event, choices: lists, correct: rank, evidenceBeats: found.occurrences[0].beats, design: { distractors: 'exchangeable', rank } },
   }
 }
+
+export const task = defineTask({
+  type: 'closed_event_timing',
+  tier: 'Closed-QA',
+  kind: 'choice',
+  options: 'times',
+  metrics: ['accuracy'],
+  ask: { block: 'timing', make: (facts, a) => closedEventTiming(facts, a.event, a.words, a.references, a.rng) },
+  pick: (a, q, options) => nearestOption(options, a.times(q)),
+  answer: (a, q) => { const t = a.times(q); return t === null ? null : timingText(t, q.event) },
+})

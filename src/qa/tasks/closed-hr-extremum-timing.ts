@@ -6,12 +6,15 @@
 // (decoy-beats.ts), in time order, so neither the layout nor the numbers point at the truth.
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../../holtercare/format.ts'
+import { formatOptions } from '../../holtercare/options.ts'
 import { extremeApart, extremeBeats, type HrExtreme } from '../hr-extreme.ts'
 import { exchangeableDecoys } from '../decoy-beats.ts'
 import { spanPosition } from './closed-event-timing.ts'
 import { rateQuestion } from './rate-words.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask } from './task-module.ts'
+import { nearestOption } from './option-pick.ts'
+import { extremeText } from '../answer-text.ts'
 
 /** A closed extremum item with decoys at `references` (other extremes' positions), or null when the draw puts two options too near or a decoy on a moment not clearly slower (faster). */
 export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, references: readonly number[], rng: SeededRandom): QaDraft | null {
@@ -29,3 +32,14 @@ export function closedHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, refere
     gold: { value: x.timeMs, extremum: x.which, basis: x.basis, bpm: x.bpm, choices: times, correct: rank, evidenceBeats: extremeBeats(facts, x), design: { distractors: 'exchangeable', rank } },
   }
 }
+
+export const task = defineTask({
+  type: 'closed_HR_extremum_timing',
+  tier: 'Closed-QA',
+  kind: 'choice',
+  options: 'times',
+  metrics: ['accuracy'],
+  ask: { block: 'extremum', make: (facts, a) => closedHrExtremumTiming(facts, a.x, a.references, a.rng) },
+  pick: (a, q, options) => { const x = a.extreme(q); return nearestOption(options, x ? [x.timeMs] : null) },
+  answer: (a, q) => { const x = a.extreme(q); return x === null ? null : extremeText(q.extremum, x.timeMs, x.bpm) },
+})

@@ -5,10 +5,13 @@
 import type { ExcerptFacts } from '../excerpt-facts.ts'
 import { eventIn } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
-import { formatOptions } from '../../holtercare/format.ts'
+import { formatOptions } from '../../holtercare/options.ts'
 import { inText } from '../vocabulary.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask } from './task-module.ts'
+import { yesNoOption } from './option-pick.ts'
+import { yesNoText } from '../answer-text.ts'
 
 const ASK = [
   (e: string) => `Is there ${e} anywhere in this excerpt?`,
@@ -29,3 +32,14 @@ export function closedPresence(facts: ExcerptFacts, event: string, options: read
   const correct = options.indexOf(yes ? 'Yes' : 'No')
   return { task: 'closed_presence', question: pick(ASK, rng)(e), options: formatOptions(options), answer: `${'AB'[correct]}. ${options[correct]}`, gold: { ...gold, choices: [...options], correct } }
 }
+
+export const task = defineTask({
+  type: 'closed_presence',
+  tier: 'Closed-QA',
+  kind: 'choice',
+  options: 'yesno',
+  metrics: ['accuracy'],
+  ask: { block: 'pair', make: (facts, a) => closedPresence(facts, a.event, a.options, a.group, a.rng) },
+  pick: (a, q, options) => yesNoOption(options, a.yes(q)),
+  answer: (a, q) => { const yes = a.yes(q); return yes === null ? null : yesNoText(yes, q.event) },
+})

@@ -4,6 +4,8 @@ import type { ExcerptFacts } from '../excerpt-facts.ts'
 import type { QaDraft } from '../draft.ts'
 import { andList, pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
+import { diagnosisText } from '../answer-text.ts'
 
 const ASK = [
   'Which arrhythmias or ectopic beats are present in this excerpt?',
@@ -23,3 +25,12 @@ export function openDiagnosis(facts: ExcerptFacts, rng: SeededRandom): QaDraft {
     gold: { labels, evidenceBeats: facts.events.flatMap((e) => e.occurrences.flatMap((o) => o.beats)) },
   }
 }
+
+export const task = defineTask({
+  type: 'open_diagnosis',
+  tier: 'Open-QA',
+  kind: 'labels',
+  metrics: ['labelF1', ...TEXT_METRICS],
+  ask: { block: 'every', make: (facts, a) => openDiagnosis(facts, a.rng) },
+  answer: (a, q) => { const l = a.labels(q, false); return l === null ? null : diagnosisText(l) },
+})

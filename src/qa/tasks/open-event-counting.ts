@@ -7,6 +7,8 @@ import type { QaDraft } from '../draft.ts'
 import type { CountWords } from '../count-words.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
+import { countNoun, countText } from '../answer-text.ts'
 
 const ASK = [
   (w: CountWords) => `How many ${w.plural} does this excerpt contain (${w.rule})? Answer with a number, 0 if there are none.`,
@@ -41,3 +43,13 @@ export function openEventCounting(facts: ExcerptFacts, event: string, words: Cou
     gold: { value: n, event, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [] },
   }
 }
+
+export const task = defineTask({
+  type: 'open_event_counting',
+  tier: 'Open-QA',
+  kind: 'count',
+  unit: 'count',
+  metrics: ['mae', 'scoreMae', ...TEXT_METRICS],
+  ask: { block: 'pair', make: (facts, a) => openEventCounting(facts, a.event, a.words, a.rng) },
+  answer: (a, q, vocab) => { const n = a.count(q); return n === null ? null : countText(n, q.event, countNoun(q.event, vocab, q.stem)) },
+})

@@ -9,6 +9,9 @@ import type { CountWords } from '../count-words.ts'
 import { count } from './open-event-counting.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
+import { timingText } from '../answer-text.ts'
+import { isRateEvent } from '../count-words.ts'
 
 const ASK = [
   (w: CountWords) => `How many ${w.plural} are there in this excerpt (${w.rule}), and at which times (ms from the start of the recording)? Say none if there are none.`,
@@ -37,3 +40,17 @@ export function openEventTiming(facts: ExcerptFacts, event: string, words: Count
     gold: { value: times.length, timestampsMs: times, event, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [] },
   }
 }
+
+export const task = defineTask({
+  type: 'open_event_timing',
+  tier: 'Open-QA',
+  kind: 'timestamps',
+  metrics: ['timestampF1', ...TEXT_METRICS],
+  ask: {
+    block: 'pair',
+    // Beat-precise times only: a sustained rate or a rhythm has no onset a reader can point to, and a list stays short.
+    canAsk: (facts, a) => !isRateEvent(a.event, a.vocabulary) && eventIn(facts, a.event)?.kind !== 'rhythm' && (eventIn(facts, a.event)?.occurrences.length ?? 0) <= a.maxList,
+    make: (facts, a) => openEventTiming(facts, a.event, a.words, a.rng),
+  },
+  answer: (a, q) => { const t = a.times(q); return t === null ? null : timingText(t, q.event) },
+})

@@ -8,6 +8,8 @@ import { absentEvidence, presentEvidence } from '../evidence-text.ts'
 import { inText } from '../vocabulary.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
+import { evidenceText } from '../answer-text.ts'
 
 const ASK = [
   (e: string) => `Is ${e} present in this excerpt, and which features of the tracing support your answer (beat timing, intervals, QRS shape)?`,
@@ -27,3 +29,12 @@ export function openEvidenceReasoning(facts: ExcerptFacts, event: string, group:
     gold: { value: found ? 'yes' : 'no', event, evidenceBeats: found ? found.occurrences.flatMap((o) => o.beats) : [], design: { distractors: 'pair', group } },
   }
 }
+
+export const task = defineTask({
+  type: 'open_evidence_reasoning',
+  tier: 'Open-QA',
+  kind: 'yesno',
+  metrics: ['yesNoAccuracy', ...TEXT_METRICS],
+  ask: { block: 'pair', make: (facts, a) => openEvidenceReasoning(facts, a.event, a.group, a.rng) },
+  answer: (a, q) => { const yes = a.yes(q); return yes === null ? null : evidenceText(yes, q.event, a.evidence?.(q, yes) ?? null) },
+})

@@ -7,6 +7,8 @@ import { extremeBeats, type HrExtreme } from '../hr-extreme.ts'
 import { pick } from '../phrasing.ts'
 import { rateQuestion, rateWords } from './rate-words.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
+import { extremeText } from '../answer-text.ts'
 
 const SAY = [
   (w: string, t: number) => `${w[0].toUpperCase()}${w.slice(1)} ends at ${t} ms.`,
@@ -22,3 +24,14 @@ export function openHrExtremumTiming(facts: ExcerptFacts, x: HrExtreme, rng: See
     gold: { value: x.timeMs, extremum: x.which, basis: x.basis, bpm: x.bpm, evidenceBeats: extremeBeats(facts, x) },
   }
 }
+
+export const task = defineTask({
+  type: 'open_HR_extremum_timing',
+  tier: 'Open-QA',
+  kind: 'timestamp',
+  unit: 'ms',
+  metrics: ['mae', 'scoreMae', ...TEXT_METRICS],
+  // Open: the answer is a time with no options to choose from, so every other moment must be clearly slower (faster).
+  ask: { block: 'extremum', canAsk: (x) => x.clear, make: (facts, a) => openHrExtremumTiming(facts, a.x, a.rng) },
+  answer: (a, q) => { const x = a.extreme(q); return x === null ? null : extremeText(q.extremum, x.timeMs, x.bpm) },
+})

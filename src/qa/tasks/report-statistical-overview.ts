@@ -6,6 +6,7 @@ import { reportFigures } from '../report-figures.ts'
 import { overviewText } from '../report-text.ts'
 import { pick } from '../phrasing.ts'
 import type { SeededRandom } from '../../excerpts/seeded-random.ts'
+import { defineTask, TEXT_METRICS } from './task-module.ts'
 
 const ASK = [
   'Give an overview of the heart-rate statistics of this excerpt.',
@@ -18,3 +19,14 @@ export function reportStatisticalOverview(facts: ExcerptFacts, avgBeats: number,
   const figures = reportFigures(facts, avgBeats)
   return { task: 'report_statistical_overview', question: pick(ASK, rng), answer: overviewText(figures, rng), gold: { figures: { ...figures }, evidenceBeats: [] } }
 }
+
+export const task = defineTask({
+  type: 'report_statistical_overview',
+  tier: 'Report-Generation',
+  kind: 'report',
+  metrics: ['scoreGpt', ...TEXT_METRICS],
+  // ROUGE-L decides a report unless the judge scored it.
+  decidedBy: (scoreGpt) => (scoreGpt ? 'scoreGpt' : 'rougeL'),
+  ask: { block: 'every', make: (facts, a) => reportStatisticalOverview(facts, a.avgBeats, a.rng) },
+  answer: (a, q) => a.report(q, 'overview'),
+})

@@ -4,13 +4,14 @@
 // without ever reading them (a proxy throws); reports stating the detected beat count; without
 // facts, the blind baseline's answers.
 import { describe, expect, it } from 'vitest'
-import { createHolterDspBaseline, diagnosisOption } from '../../../src/models/baselines/holter-dsp.ts'
+import { createHolterDspBaseline } from '../../../src/models/baselines/holter-dsp.ts'
+import { diagnosisOption } from '../../../src/qa/tasks/option-pick.ts'
 import { createBlindBaseline } from '../../../src/models/baselines/blind.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../../../src/qa/option-numbers.ts'
 import { reportFigures } from '../../../src/qa/report-figures.ts'
 import { TASKS_BY_TIER } from '../../../src/holtercare/format.ts'
 import { DEFAULT_VOCABULARY } from '../../../src/qa/vocabulary.ts'
-import { mentionedLabels } from '../../../src/models/baselines/question-read.ts'
+import { mentionedLabels } from '../../../src/qa/question-read.ts'
 import { blanked, contextOf, generateItems, letterOf, sealed } from './qa-items.ts'
 
 const g = generateItems('d', 30, 'test')

@@ -43,7 +43,7 @@ export function generateItems(prefix: string, records: number, split: QaItem['sp
       facts.set(ex.id, f)
       return { ex, facts: f }
     })
-    const drafts = recordQuestions(recordId, excerpts.map((e) => ({ facts: e.facts, tasks: new Set(TASK_TYPES) })), OPTIONS)
+    const drafts = recordQuestions(recordId, excerpts.map((e) => ({ facts: e.facts, tasks: new Set(TASK_TYPES) })), OPTIONS).drafts
     drafts.forEach(({ excerpt, draft }, k) => {
       const patient = r % 3 === 2 ? { age: 50 } : { age: 40 + (r % 40), sex: r % 2 ? ('M' as const) : ('F' as const) }
       items.push(composeItem({ id: `${excerpts[excerpt].ex.id}:${draft.task}:${k}`, ex: excerpts[excerpt].ex, draft, patient, caseId: recordId, split, inputs: {}, renderIds: [], seed: '7' }))

@@ -2,9 +2,9 @@
 // phrase it (src/qa/tasks/*.ts, first phrasing of each), so a baseline's answer parses like the
 // gold's (closed "B. <option text>", yes/no answers starting "Yes"/"No", counts before their
 // noun, times before "ms"). Pure.
-import { LETTERS } from '../../holtercare/format.ts'
-import { andList, lengthWords, plural } from '../../qa/phrasing.ts'
-import { countsBeats, inText, type VocabularyEvent } from '../../qa/vocabulary.ts'
+import { LETTERS } from '../holtercare/options.ts'
+import { andList, lengthWords, plural } from './phrasing.ts'
+import { countsBeats, inText, type VocabularyEvent } from './vocabulary.ts'
 
 /** A closed answer: the letter and the option's text. */
 export function closedText(options: readonly string[], index: number): string {

@@ -2,9 +2,9 @@
 // every generated item that has one (every vocabulary event, every phrasing, every patient
 // sentence), the longest name wins where one name holds another, the extremum and the span.
 import { describe, expect, it } from 'vitest'
-import { askedEvent, askedExtremum, askedSpan, mentionedLabels, readQuestion } from '../../../src/models/baselines/question-read.ts'
-import { DEFAULT_VOCABULARY, type VocabularyEvent } from '../../../src/qa/vocabulary.ts'
-import { generateItems } from './qa-items.ts'
+import { askedEvent, askedExtremum, askedSpan, mentionedLabels, readQuestion } from '../../src/qa/question-read.ts'
+import { DEFAULT_VOCABULARY, type VocabularyEvent } from '../../src/qa/vocabulary.ts'
+import { generateItems } from '../models/baselines/qa-items.ts'
 
 const { items } = generateItems('q', 100, 'test')
 
