@@ -5,6 +5,7 @@
 // ROUGE-L F1: the answer most often given in the priors' split, and the one most often given
 // for the finding the question names. Priors come from a split the audit does not score;
 // without one, only what needs none (zero, the span's middle). Pure.
+import { TASKS, taskModule } from '../qa/tasks/index.ts'
 import type { HoltercareItem, TaskType } from '../holtercare/format.ts'
 import { median, mean } from '../qa/option-numbers.ts'
 import { rougeL } from '../metrics/rouge-l.ts'
@@ -30,11 +31,13 @@ export interface OpenTaskReport {
   floors: FloorRow[]
 }
 
-const NUMERIC = new Set<TaskType>(['open_event_counting', 'open_HR_extremum_timing'])
-const TEXT: readonly TaskType[] = ['open_event_timing', 'open_diagnosis', 'open_evidence_reasoning', 'report_statistical_overview', 'report_general_summary']
+const PUBLIC_OPEN = TASKS.filter((t) => t.tier === 'Open-QA' || t.tier === 'Report-Generation')
+const numeric = (t: (typeof TASKS)[number]) => t.kind === 'count' || t.kind === 'timestamp'
+const kindOf = (task: string) => taskModule(task)?.kind
+const NUMERIC = new Set<string>(PUBLIC_OPEN.filter(numeric).map((t) => t.type))
 
-/** The open tasks the floors cover, in report order. */
-export const OPEN_TASKS: readonly TaskType[] = ['open_event_counting', 'open_HR_extremum_timing', ...TEXT]
+/** The open tasks the floors cover, in report order: the numeric ones, then those scored as text. */
+export const OPEN_TASKS: readonly TaskType[] = [...PUBLIC_OPEN.filter(numeric), ...PUBLIC_OPEN.filter((t) => !numeric(t))].map((t) => t.type)
 
 function row(floor: string, metric: FloorRow['metric'], values: (number | null)[]): FloorRow | null {
   const got = values.filter((v): v is number => v !== null)
@@ -66,13 +69,13 @@ export function openFloors(task: TaskType, items: readonly HoltercareItem[], fin
     if (pv.length) {
       const all = median(pv.map((x) => x.v))
       floors.push(row('priors\' median', 'MAE', mae(() => all)))
-      if (task === 'open_event_counting') {
+      if (kindOf(task) === 'count') {
         const byTarget = new Map<string, number[]>()
         for (const x of pv) (byTarget.get(x.t) ?? byTarget.set(x.t, []).get(x.t)!).push(x.v)
         floors.push(row('priors\' median for the finding named', 'MAE', mae((it) => { const v = byTarget.get(target(it)); return v ? median(v) : all })))
       }
     }
-    if (task === 'open_event_counting') {
+    if (kindOf(task) === 'count') {
       floors.push(row('zero', 'MAE', mae(() => 0)))
     } else {
       floors.push(row('middle of the stated span', 'MAE', mae((it) => { const s = statedSpan(it.qa_pair.question); return s ? (s.startMs + s.endMs) / 2 : null })))
@@ -84,7 +87,8 @@ export function openFloors(task: TaskType, items: readonly HoltercareItem[], fin
     for (const p of prior) (byTarget.get(target(p)) ?? byTarget.set(target(p), []).get(target(p))!).push(p.qa_pair.answer)
     const rouge = (guess: (it: HoltercareItem) => string) => items.map((it) => 100 * rougeL(guess(it), it.qa_pair.answer).f)
     floors.push(row('the priors\' most frequent answer', 'ROUGE-L F1', rouge(() => top)))
-    if (task !== 'open_diagnosis' && !task.startsWith('report_')) floors.push(row('the priors\' most frequent answer for the finding named', 'ROUGE-L F1', rouge((it) => mode(byTarget.get(target(it)) ?? []) ?? top)))
+    // Per finding only where the question names one: a diagnosis or a report is asked of every excerpt alike.
+    if (kindOf(task) !== 'labels' && kindOf(task) !== 'report') floors.push(row('the priors\' most frequent answer for the finding named', 'ROUGE-L F1', rouge((it) => mode(byTarget.get(target(it)) ?? []) ?? top)))
   }
   return { task, items: items.length, parsed, floors: floors.filter((f): f is FloorRow => f !== null) }
 }

@@ -11,10 +11,14 @@
 //                     selection rule or a wording that gives the answer away without being told
 //                     which.
 // Both abstain where the audit gathered no siblings. Pure.
+import { taskModule } from '../qa/tasks/index.ts'
 import { argBest, type Answerer, type Pick } from './pick.ts'
 import type { ClosedQuestion, Sibling } from './priors.ts'
 import { normName } from './mentions.ts'
 import { parseNumericOptions } from '../qa/option-numbers.ts'
+
+// Tasks whose options are findings (a diagnosis), not numbers.
+const labelOptions = (task: string) => taskModule(task)?.options === 'labels'
 
 const yesIndex = (q: ClosedQuestion, yes: boolean): Pick => {
   if (q.options === null) return yes ? 'yes' : 'no'
@@ -30,11 +34,11 @@ function namedElsewhere(q: ClosedQuestion): Pick {
   if (isYesNo(q)) return q.target ? yesIndex(q, sibs.some((s) => names(s, q.target!))) : null
   if (!q.options) return null
   const lists = parseNumericOptions(q.options)
-  if (q.task === 'closed_event_counting' && lists && q.target) {
+  if (taskModule(q.task)?.options === 'counts' && lists && q.target) {
     const named = sibs.some((s) => names(s, q.target!))
     return argBest(lists.length, (i) => (lists[i].length !== 1 ? null : named ? (lists[i][0] > 0 ? lists[i][0] : null) : lists[i][0] === 0 ? 0 : null))
   }
-  if (q.task === 'closed_diagnosis') {
+  if (labelOptions(q.task)) {
     const counts = q.options.map((o) => sibs.filter((s) => s.names.includes(normName(o))).length)
     return Math.max(...counts) > 0 ? argBest(counts.length, (i) => -counts[i]) : null
   }
@@ -45,8 +49,8 @@ function namedElsewhere(q: ClosedQuestion): Pick {
 function features(q: ClosedQuestion, option: number | null): string[] {
   const sibs = q.siblings ?? []
   const lists = q.options ? parseNumericOptions(q.options) : null
-  const about = option !== null && q.task === 'closed_diagnosis' ? normName(q.options![option]) : (q.target ?? null)
-  const value = option === null ? '' : lists ? (lists[option].length === 1 && lists[option][0] === 0 ? 'zero|' : 'nonzero|') : q.task === 'closed_diagnosis' ? 'finding|' : `opt${option}|`
+  const about = option !== null && labelOptions(q.task) ? normName(q.options![option]) : (q.target ?? null)
+  const value = option === null ? '' : lists ? (lists[option].length === 1 && lists[option][0] === 0 ? 'zero|' : 'nonzero|') : labelOptions(q.task) ? 'finding|' : `opt${option}|`
   const out = [`${value}`]
   for (const s of sibs) {
     const mark = about === null ? '?' : s.names.includes(about) ? 'T' : s.optionNames.includes(about) ? 'O' : '-'
@@ -102,7 +106,7 @@ export function learnedJoin(train: readonly ClosedQuestion[]): Answerer {
       const c = q.siblings ? model(q.task) : null
       if (!c) return null
       if (isYesNo(q)) return yesIndex(q, logOdds(c, features(q, null)) >= 0)
-      if (!q.options || q.task === 'closed_event_timing' || q.task === 'closed_HR_extremum_timing') return null
+      if (!q.options || taskModule(q.task)?.options === 'times') return null
       return argBest(q.options.length, (i) => -logOdds(c, features(q, i)))
     },
   }

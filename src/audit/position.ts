@@ -11,6 +11,7 @@
 //                      uniform points ((r + 1) / (n + 1) of the span), and the one farthest;
 //   widest / narrowest neighbourhood: the distance between its neighbours (edges included).
 // Each abstains where options are not single numbers inside the stated span. Pure.
+import { TASKS } from '../qa/tasks/index.ts'
 import { statedSpan } from './excerpt-key.ts'
 import { parseNumericOptions } from '../qa/option-numbers.ts'
 import { argBest, type Answerer, type Pick } from './pick.ts'
@@ -24,7 +25,7 @@ interface Placed {
 }
 
 // The tasks whose options are times; counts of a first excerpt starting at 0 ms also lie "in" its span.
-const TIME_TASKS = new Set(['closed_event_timing', 'closed_HR_extremum_timing'])
+const TIME_TASKS = new Set<string>(TASKS.filter((t) => t.options === 'times').map((t) => t.type))
 
 function place(q: ClosedQuestion): Placed | null {
   if (!q.options || q.options.length < 3 || !TIME_TASKS.has(q.task)) return null

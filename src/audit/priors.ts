@@ -2,6 +2,7 @@
 // closed task, the correct letter by option count, yes/no for free-text presence, how often each
 // option text is the correct answer and how often a distractor; per open numeric task, the gold
 // numbers. Option texts are compared trimmed and lower-cased. Pure.
+import { TASKS, taskModule } from '../qa/tasks/index.ts'
 import { LETTERS, splitAnswer, splitOptions, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { parseCountAnswer, parseTimestampAnswer } from '../qa/option-numbers.ts'
 
@@ -29,7 +30,7 @@ export interface ClosedQuestion {
 }
 
 /** Tasks whose answer opens with yes or no, audited like a closed task (evidence asks yes/no, then why). */
-export const YES_NO_TASKS: readonly TaskType[] = ['closed_presence', 'open_evidence_reasoning']
+export const YES_NO_TASKS: readonly TaskType[] = TASKS.filter((t) => t.options === 'yesno' || t.kind === 'yesno').map((t) => t.type)
 
 /** The closed question of an item, or null when its options or answer do not parse. */
 export function closedQuestion(item: HoltercareItem): ClosedQuestion | null {
@@ -63,12 +64,13 @@ export interface Priors {
 
 /** Parses the gold number of an open numeric task, or null (other tasks: null). */
 export function openNumber(item: HoltercareItem): number | null {
-  if (item.task_type === 'open_event_counting') return parseCountAnswer(item.qa_pair.answer)
-  if (item.task_type === 'open_HR_extremum_timing') return parseTimestampAnswer(item.qa_pair.answer)
+  const kind = taskModule(item.task_type)?.kind
+  if (kind === 'count') return parseCountAnswer(item.qa_pair.answer)
+  if (kind === 'timestamp') return parseTimestampAnswer(item.qa_pair.answer)
   return null
 }
 
-export const OPEN_NUMERIC_TASKS = ['open_event_counting', 'open_HR_extremum_timing'] as const
+export const OPEN_NUMERIC_TASKS: readonly TaskType[] = TASKS.filter((t) => t.tier === 'Open-QA' && (t.kind === 'count' || t.kind === 'timestamp')).map((t) => t.type)
 
 /** Learns the priors from train items. */
 export function learnPriors(train: readonly HoltercareItem[]): Priors {

@@ -2,6 +2,7 @@
 // other questions about the same excerpt (excerpt-key.ts), each reduced to its task, its own
 // sentences with names and numbers masked, and the findings its text and options name; and
 // the finding the question itself asks about. Pure.
+import { taskModule } from '../qa/tasks/index.ts'
 import { splitOptions, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { excerptKey, statedSpan } from './excerpt-key.ts'
 import { createNameFinder, type NameFinder } from './mentions.ts'
@@ -10,7 +11,7 @@ import { closedQuestion, type ClosedQuestion, type Sibling } from './priors.ts'
 /** A finder over the vocabulary and every diagnosis option of `items`. */
 export function finderFor(items: Iterable<HoltercareItem>): NameFinder {
   const extra: string[] = []
-  for (const it of items) if (it.task_type === 'closed_diagnosis') for (const o of splitOptions(it.qa_pair.question)?.options ?? []) extra.push(o.text)
+  for (const it of items) if (taskModule(it.task_type)?.options === 'labels') for (const o of splitOptions(it.qa_pair.question)?.options ?? []) extra.push(o.text)
   return createNameFinder(extra)
 }
 
@@ -21,7 +22,7 @@ function ownText(stem: string): string {
 }
 
 function sibling(item: HoltercareItem, finder: NameFinder): Sibling {
-  const split = item.task_type === 'open_evidence_reasoning' ? null : splitOptions(item.qa_pair.question)
+  const split = taskModule(item.task_type)?.kind === 'yesno' ? null : splitOptions(item.qa_pair.question)
   const text = ownText(split ? split.stem : item.qa_pair.question)
   const names = finder.find(text)
   let template = text.toLowerCase()
@@ -45,7 +46,7 @@ export function gatherQuestions(items: readonly { split?: string; item: Holterca
   const unparsed = new Map<TaskType, number>()
   items.forEach(({ split, item }, i) => {
     const isClosed = item.task_type.startsWith('closed_')
-    if (!isClosed && item.task_type !== 'open_evidence_reasoning') return
+    if (!isClosed && taskModule(item.task_type)?.kind !== 'yesno') return
     const q = closedQuestion(item)
     if (!q) {
       if (isClosed) unparsed.set(item.task_type, (unparsed.get(item.task_type) ?? 0) + 1)

@@ -1,6 +1,7 @@
 // The text of `pipeline qa audit`: a table per closed task (answerer, items answered, accuracy,
 // chance, margin in points, p-value, LEAK, within noise or few items) and one per open task (the
 // floors of blind answers with their MAE or ROUGE-L). Pure: lines in, the command writes them.
+import { taskModule } from '../qa/tasks/index.ts'
 import type { AuditReport, ClosedTaskReport, OpenTaskReport } from './report.ts'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
@@ -20,8 +21,8 @@ function closedTable(t: ClosedTaskReport): string[] {
 const pValue = (p: number) => (p < 0.0001 ? '<0.0001' : p.toFixed(4))
 
 function openTable(t: OpenTaskReport): string[] {
-  const numeric = t.task === 'open_event_counting' || t.task === 'open_HR_extremum_timing'
-  const head = `${t.task}: ${t.items} items${numeric ? `, gold ${t.task === 'open_event_counting' ? 'count' : 'ms'} parsed from ${t.parsed}` : ''}`
+  const unit = taskModule(t.task)?.unit
+  const head = `${t.task}: ${t.items} items${unit ? `, gold ${unit} parsed from ${t.parsed}` : ''}`
   const rows = t.floors.map((f) => [f.floor, String(f.items), f.metric, Number(f.score.toFixed(2)).toString()])
   return rows.length ? [head, ...table([['blind answer', 'items', 'metric', 'score'], ...rows])] : [head, '  (no floor applies: it needs a priors split or, for times, a stated span)']
 }

@@ -10,7 +10,7 @@
 // however many rows it has. Pure.
 import { TASKS_BY_TIER, type HoltercareItem, type TaskType } from '../holtercare/format.ts'
 import { answerersFor, type Answerer } from './answerers.ts'
-import { learnPriors, type ClosedQuestion } from './priors.ts'
+import { learnPriors, YES_NO_TASKS, type ClosedQuestion } from './priors.ts'
 import { finderFor, gatherQuestions, type AuditQuestion } from './questions.ts'
 import { NAMED_ELSEWHERE, learnedJoin } from './join.ts'
 import { OPEN_TASKS, openFloors, type FloorRow, type OpenTaskReport } from './floors.ts'
@@ -109,7 +109,7 @@ export function auditItems(items: readonly { split?: string; item: HoltercareIte
     for (const q of questions) tallyQuestion(q, answerers, tallies, bump(counts, q.task))
     auditOpen(fold, finder, floors)
   }
-  const taskOrder = [...TASKS_BY_TIER['Closed-QA'], 'open_evidence_reasoning'] as TaskType[]
+  const taskOrder = [...TASKS_BY_TIER['Closed-QA'], ...YES_NO_TASKS.filter((t) => !TASKS_BY_TIER['Closed-QA'].includes(t))] as TaskType[]
   // Rows of answerers that abstained on every item of a task are not reported and cannot be a
   // false flag, so they do not lower the level of the others.
   const rowCount = [...tallies.values()].reduce((n, m) => n + [...m.values()].filter((t) => t.items > 0).length, 0)

@@ -4,6 +4,7 @@
 // note, which is shown instead ("unavailable", "not computed"). Pure.
 import type { MetricValue } from './report-types.ts'
 import type { MetricKey } from './task-metrics.ts'
+import { taskModule } from '../qa/tasks/index.ts'
 
 /** A number with `digits` decimals, or null. */
 export function num(x: number | null | undefined, digits = 1): string | null {
@@ -12,7 +13,7 @@ export function num(x: number | null | undefined, digits = 1): string | null {
 
 /** Decimals for a metric's values: MAE of ms timestamps needs none. */
 export function digitsFor(key: MetricKey, task: string): number {
-  return (key === 'mae' && task === 'open_HR_extremum_timing') ? 0 : 1
+  return (key === 'mae' && taskModule(task)?.unit === 'ms') ? 0 : 1
 }
 
 /** A metric cell: "72.3 [60.1, 80.2]", "72.3", the note's first words, or null. */
