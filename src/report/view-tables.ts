@@ -44,6 +44,20 @@ export function openTable(r: ScoreReport): ViewTable | null {
   }
 }
 
+/** The ECG multi-task benchmark's tasks per system: MAE (the task's unit), binary F1 or accuracy. */
+export function multitaskTable(r: ScoreReport): ViewTable | null {
+  const rows = r.rows.filter((x) => x.tier === 'Multitask')
+  if (!rows.length) return null
+  return {
+    caption: `ECG multi-task benchmark: MAE (lower is better), F1 (female positive) and accuracy % [${ciLabel(r)}]`,
+    columns: ['model', 'modality', 'task', 'n', 'metric', 'value'],
+    rows: rows.map((x) => {
+      const own = taskMetrics(x.task)[0]
+      return [...who(x), x.task, x.n, METRIC_LABELS[own], metricCell(x.metrics[own], digitsFor(own, x.task))]
+    }),
+  }
+}
+
 /** Report-task metrics per system and task (Table 5). */
 export function reportTable(r: ScoreReport): ViewTable | null {
   const rows = r.rows.filter((x) => taskKind(x.task) === 'report')

@@ -14,10 +14,10 @@
 //             per-item score in words.
 //   - signatures: what each metric computed (key and text), shown after the sections.
 // Pure.
-import { closedTable, openTable, reportTable, bleuTable, mcnemarTable, winRateTable, countsTable, scoreMaeTable, problemsTable, type ViewTable } from './view-tables.ts'
+import { closedTable, openTable, multitaskTable, reportTable, bleuTable, mcnemarTable, winRateTable, countsTable, scoreMaeTable, problemsTable, type ViewTable } from './view-tables.ts'
 import { modalityChart, modalityTables } from './view-modalities.ts'
 import type { ScoreReport } from './report-types.ts'
-import { taskKind, type MetricKey } from './task-metrics.ts'
+import { taskKind, tierName, type MetricKey } from './task-metrics.ts'
 
 export type { Cell, ViewTable } from './view-tables.ts'
 
@@ -59,7 +59,7 @@ const CHART_METRIC: Record<string, MetricKey> = { choice: 'accuracy', count: 'sc
 
 /** The sections of a report (closed, open and report tasks, BLEU, modalities, paired tests, win rates, counts, parameters, problems) and its signatures. */
 export function reportView(r: ScoreReport): ReportView {
-  const tier = (t: string) => taskKind(t) === 'choice' ? 'closed' : taskKind(t) === 'report' ? 'report' : 'open'
+  const tier = (t: string) => tierName(t) === 'Multitask' ? 'multitask' : taskKind(t) === 'choice' ? 'closed' : taskKind(t) === 'report' ? 'report' : 'open'
   const section = (heading: string, tables: (ViewTable | null)[], charts: (ViewChart | null)[] = [], samples: ViewSample[] = []): ViewSection | null => {
     const t = tables.filter((x): x is ViewTable => x !== null)
     const c = charts.filter((x): x is ViewChart => x !== null)
@@ -69,6 +69,7 @@ export function reportView(r: ScoreReport): ReportView {
     section('Closed tasks', [closedTable(r)], [chart(r, 'closed', 'Closed tasks: accuracy', 'accuracy %')], samplesOf(r, (t) => tier(t) === 'closed')),
     section('Open tasks', [openTable(r)], [chart(r, 'open', 'Open tasks: ScoreMAE, timestamp F1, label F1, yes/no accuracy', 'score (0-100)')], samplesOf(r, (t) => tier(t) === 'open')),
     section('Reports', [reportTable(r)], [chart(r, 'report', r.settings.scoreGpt.startsWith('not computed') ? 'Reports: ROUGE-L' : 'Reports: ROUGE-L (ScoreGPT in the table)', 'ROUGE-L F')], samplesOf(r, (t) => tier(t) === 'report')),
+    section('ECG multi-task benchmark', [multitaskTable(r)], [], samplesOf(r, (t) => tier(t) === 'multitask')),
     section('BLEU', [bleuTable(r, 1), bleuTable(r, 4)]),
     section('Modalities', modalityTables(r), [modalityChart(r)]),
     section('Paired tests', [mcnemarTable(r)]),
