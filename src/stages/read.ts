@@ -11,9 +11,7 @@ import { defineStage } from '../core/stage.ts'
 import type { Item } from '../core/items.ts'
 import { positionOf, watermark } from '../core/watermark.ts'
 import { parseReadOptions, type ReadOptions } from '../readers/read-options.ts'
-import { readEdfItems } from '../readers/read-edf.ts'
-import { readWfdbItems } from '../readers/read-wfdb.ts'
-import { readParts } from '../readers/read-parts.ts'
+import { readRecordItems } from '../readers/read-record.ts'
 
 export default defineStage<ReadOptions>({
   name: 'read',
@@ -21,8 +19,7 @@ export default defineStage<ReadOptions>({
   parseOptions: parseReadOptions,
   async *transform(source, ctx) {
     for await (const item of source) yield item
-    const read = ctx.record.format === 'edf' ? readEdfItems : readWfdbItems
-    const items: AsyncIterable<Item> = ctx.record.parts ? readParts(ctx.record, ctx.options, ctx, read) : read(ctx.record, ctx.options, ctx)
+    const items: AsyncIterable<Item> = readRecordItems(ctx.record, ctx.options, ctx)
     let passed = -Infinity
     let late = 0
     for await (const item of items) {
