@@ -7,6 +7,8 @@
 // exports what it has finished; the output is the same bytes for the same run. Having seen every
 // item, it warns of a split that is empty or lacks a task type or an event the others have
 // (src/qa/split-coverage.ts), which the qa stage, one record at a time, cannot see.
+// The ECG multi-task benchmark's items are not in the public layout: they go under multitask/
+// in that benchmark's own record format (qa-export-multitask.ts).
 import { createHash } from 'node:crypto'
 import { mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -16,7 +18,9 @@ import { openInputRun } from '../run/input-run.ts'
 import { TIERS, tierOf, type TaskType } from '../holtercare/format.ts'
 import { exportedPath, exportedTextPath, goldLine, publicElement, type ExportedInputs } from '../holtercare/layout.ts'
 import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
+import { taskModule } from '../qa/tasks/index.ts'
 import { count } from './plural.ts'
+import { createMultitaskExport } from './qa-export-multitask.ts'
 
 export interface QaExportArgs {
   runDir: string
@@ -38,10 +42,18 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
   for (const split of ['train', 'valid', 'test', 'inputs']) await rm(path.join(out, split), { recursive: true, force: true })
   let items = 0
   const coverage = createSplitCoverage(['train', 'valid', 'test'])
+  const warn = (w: string) => (a.err ?? a.out).write(`warning: ${w}\n`)
+  const multitask = await createMultitaskExport({ out, signals: a.inputs !== 'none', signal: a.signal, warn })
   for (const record of run.records) {
     for await (const it of run.items(record, new Set(['qa']), run.dir, a.signal)) {
       if (it.kind !== 'qa') continue
       const q = it as QaItem
+      if (taskModule(q.taskType)?.tier === 'Multitask') {
+        multitask.add(q)
+        coverage.add(q.split, q.taskType, [])
+        items++
+        continue
+      }
       const key = `${q.split}/${tierOf(q.taskType as TaskType)}/${q.taskType}`
       const f = files.get(key) ?? { elements: [], gold: [] }
       files.set(key, f)
@@ -51,6 +63,7 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
       coverage.add(q.split, q.taskType, goldEvents(q.gold))
       items++
     }
+    await multitask.endRecord(record.spec)
   }
   if (items === 0) throw new PipelineError('E_USAGE', `${a.runDir} has no committed qa items; run a dataset whose stages end with qa (pipelines/bench-mitdb.yaml) first`, { file: run.dir })
   for (const [key, f] of [...files].sort(([x], [y]) => order(x) - order(y) || (x < y ? -1 : 1))) {
@@ -63,8 +76,10 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
     const manifest = { run: path.basename(run.dir), configHash: run.manifest.configHash, inputs: a.inputs, files: list }
     await writeFile(path.join(out, 'inputs', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   }
-  a.out.write(`exported ${count(items, 'item')} of ${count(run.records.length, 'record')} to ${a.outDir}: ${files.size} task files${written.size ? `, ${count(written.size, 'input file')} under inputs/` : ''}\n`)
-  for (const w of coverage.warnings()) (a.err ?? a.out).write(`warning: ${w}\n`)
+  const mt = await multitask.finish()
+  const mtSaid = mt.items ? `; ${count(mt.items, 'ECG multi-task item')} of ${count(mt.excerpts, 'excerpt')} under multitask/ (${count(mt.files, 'file')})` : ''
+  a.out.write(`exported ${count(items, 'item')} of ${count(run.records.length, 'record')} to ${a.outDir}: ${files.size} task files${written.size ? `, ${count(written.size, 'input file')} under inputs/` : ''}${mtSaid}\n`)
+  for (const w of coverage.warnings()) warn(w)
   return 0
 }
 

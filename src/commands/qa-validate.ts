@@ -4,11 +4,13 @@
 // src/holtercare/folder.ts and the rules src/holtercare/validate.ts. In a folder of splits
 // it then warns, without failing, of a split lacking a task type the others have, or an event
 // where gold files say what items are about (src/qa/split-coverage.ts): a public folder has task
-// types only.
+// types only. The multitask folder an export writes beside the splits is checked too
+// (qa-validate-multitask.ts).
 import { readHoltercareTree, type FolderRead } from '../holtercare/folder.ts'
 import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
 import { formatProblem, validateCaseSplits, validateGold, validateItem, type Problem, type TagRule } from '../holtercare/validate.ts'
 import { count } from './plural.ts'
+import { validateMultitaskFolder } from './qa-validate-multitask.ts'
 
 export interface QaValidateOptions {
   dir: string
@@ -28,6 +30,12 @@ export interface ValidationResult {
 export async function qaValidateCommand(opts: QaValidateOptions): Promise<number> {
   const read = await readHoltercareTree(opts.dir)
   const result = validateFolder(read)
+  if (read.multitask) {
+    const mt = await validateMultitaskFolder(read.dir)
+    result.files += mt.files
+    result.items += mt.items
+    result.problems.push(...mt.problems)
+  }
   for (const p of result.problems) opts.out.write(formatProblem(p) + '\n')
   opts.out.write(`${count(result.files, 'file')}, ${count(result.items, 'item')}: ${count(result.problems.length, 'problem')}\n`)
   for (const w of splitWarnings(read)) (opts.err ?? opts.out).write(`warning: ${w}\n`)

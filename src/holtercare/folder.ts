@@ -2,7 +2,9 @@
 // folder as the input of a run, src/run/input-qa-folder.ts), either a folder of splits
 // (<dir>/<split>/<tier>/<task_type>.json) or one split (<dir>/<tier>/...): it is one split when it holds a tier folder. Task files are small JSON arrays (a few MB), read
 // whole. What does not belong to the layout is returned as problems, with how to fix them; an
-// `inputs` folder (the export's input files) is left alone at the top and in a split.
+// `inputs` folder (the export's input files) is left alone at the top and in a split, and a
+// `multitask` folder (the ECG multi-task benchmark's records an export writes beside the splits)
+// at the top.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { PipelineError } from '../core/errors.ts'
@@ -10,6 +12,7 @@ import { TIERS, isTaskType, tierOf, type HoltercareItem, type TaskType, type Tie
 import { isHoltercareItem, type Problem } from './validate.ts'
 
 const IGNORED = 'inputs'
+const MULTITASK = 'multitask'
 const TIER_LIST = TIERS.join(', ')
 
 /** One task file: its parsed JSON (undefined when it is not JSON) and its gold lines, if any. */
@@ -30,6 +33,8 @@ export interface FolderRead {
   files: TaskFileRead[]
   /** Layout problems: unknown files and folders, task files in the wrong tier, empty splits. */
   problems: Problem[]
+  /** Whether a folder of splits has a multitask folder at the top. */
+  multitask?: boolean
 }
 
 /** Reads every task and gold file under `dir`; E_FILE_MISSING when there is no such folder. */
@@ -47,10 +52,14 @@ export async function readHoltercareTree(dir: string): Promise<FolderRead> {
   }
   for (const e of top) {
     if (e.name === IGNORED && e.dir) continue
+    if (e.name === MULTITASK && e.dir) {
+      read.multitask = true
+      continue
+    }
     if (e.dir) await readSplit(read, e.name, `${e.name}/`)
     else read.problems.push({ file: e.name, message: `not a split folder; a folder of splits holds only <split>/<tier>/<task_type>.json (tiers ${TIER_LIST}): move or remove it` })
   }
-  if (!read.splits.length) read.problems.push({ file: '.', message: `no split folder and no tier folder (${TIER_LIST}); give a folder of splits or one split's folder` })
+  if (!read.splits.length && !read.multitask) read.problems.push({ file: '.', message: `no split folder and no tier folder (${TIER_LIST}); give a folder of splits or one split's folder` })
   return read
 }
 

@@ -117,7 +117,7 @@ export default defineStage<QaOptions>({
     const { drafts, leftOut } = recordQuestions(ctx.recordId, entries.map((e) => ({ facts: e.facts[beats]!, tasks: tasksOf(e.ex.set) })), { seed, avgBeats: o.avgBeats, marginBpm: o.marginBpm, presenceMarginBpm: o.presenceMarginBpm, maxList: o.maxList, pairsPerEvent: o.pairsPerEvent, minDiagnosisOptions: o.minDiagnosisOptions, vocabulary: o.vocabulary, patient })
     for (const [task, why] of leftOut) {
       const n = [...why.values()].reduce((a, b) => a + b, 0)
-      ctx.warn('W_QA_LEFT_OUT', `record ${ctx.recordId}: ${n} excerpt${n === 1 ? '' : 's'} asked ${task} carry no item (${[...why].map(([r, k]) => `${r}: ${k}`).join('; ')})`)
+      ctx.warn('W_QA_LEFT_OUT', `${n} excerpt${n === 1 ? '' : 's'} asked ${task} carry no item (${[...why].map(([r, k]) => `${r}: ${k}`).join('; ')})`)
     }
     const caseId = caseIdOf(ctx.record)
     const split = assignSplits(ctx.records.map(caseIdOf), { ...o.split, seed }).get(caseId) ?? 'train'
