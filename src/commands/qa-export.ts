@@ -16,7 +16,7 @@ import { PipelineError } from '../core/errors.ts'
 import type { QaItem } from '../core/items.ts'
 import { openInputRun } from '../run/input-run.ts'
 import { TIERS, tierOf, type TaskType } from '../holtercare/format.ts'
-import { exportedPath, exportedTextPath, goldLine, publicElement, type ExportedInputs } from '../holtercare/layout.ts'
+import { exportedFolder, exportedPath, exportedTextPath, goldLine, publicElement, type ExportedInputs } from '../holtercare/layout.ts'
 import { createSplitCoverage, goldEvents } from '../qa/split-coverage.ts'
 import { taskModule } from '../qa/tasks/index.ts'
 import { count } from './plural.ts'
@@ -44,6 +44,7 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
   const coverage = createSplitCoverage(['train', 'valid', 'test'])
   const warn = (w: string) => (a.err ?? a.out).write(`warning: ${w}\n`)
   const multitask = await createMultitaskExport({ out, signals: a.inputs !== 'none', signal: a.signal, warn })
+  const folders = new Map<string, string>()
   for (const record of run.records) {
     for await (const it of run.items(record, new Set(['qa']), run.dir, a.signal)) {
       if (it.kind !== 'qa') continue
@@ -57,7 +58,8 @@ export async function qaExportCommand(a: QaExportArgs): Promise<number> {
       const key = `${q.split}/${tierOf(q.taskType as TaskType)}/${q.taskType}`
       const f = files.get(key) ?? { elements: [], gold: [] }
       files.set(key, f)
-      const inputs = a.inputs === 'none' ? null : await exportInputs(q, run.dir, out, a.inputs, written)
+      if (!folders.has(q.recordId)) folders.set(q.recordId, exportedFolder(folders.size + 1))
+      const inputs = a.inputs === 'none' ? null : await exportInputs(q, folders.get(q.recordId)!, run.dir, out, a.inputs, written)
       f.elements.push(JSON.stringify(publicElement(q), null, 2).replace(/^/gm, '  '))
       f.gold.push(JSON.stringify(goldLine(q, inputs)))
       coverage.add(q.split, q.taskType, goldEvents(q.gold))
@@ -89,11 +91,11 @@ function order(key: string): number {
   return ['train', 'valid', 'test'].indexOf(split) * 10 + TIERS.indexOf(tier as (typeof TIERS)[number])
 }
 
-async function exportInputs(q: QaItem, runDir: string, out: string, how: 'copy' | 'link', written: Map<string, { bytes: number; sha256: string; of: string }>): Promise<ExportedInputs> {
+async function exportInputs(q: QaItem, folder: string, runDir: string, out: string, how: 'copy' | 'link', written: Map<string, { bytes: number; sha256: string; of: string }>): Promise<ExportedInputs> {
   const files: ExportedInputs = {}
   const t = q.inputs.text
   if (t) {
-    files.text = exportedTextPath(q)
+    files.text = exportedTextPath(q, folder)
     if (!written.has(files.text)) {
       const fh = await open(path.join(runDir, t.path), 'r')
       try {
@@ -107,7 +109,7 @@ async function exportInputs(q: QaItem, runDir: string, out: string, how: 'copy' 
     }
   }
   const media = async (p: string) => {
-    const rel = exportedPath(p, q.recordId)
+    const rel = exportedPath(p, q.recordId, folder)
     if (!written.has(rel)) {
       const src = path.join(runDir, p)
       const buf = await readFile(src)

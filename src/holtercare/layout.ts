@@ -36,15 +36,23 @@ function sizes(i: QaInputs): Record<string, unknown> {
   }
 }
 
+/**
+ * The folder under <out>/inputs of the n-th record the export meets (from 1): numbered, never
+ * named after the record, since a public record's name (MIT-BIH 208) tells a model what it holds.
+ */
+export function exportedFolder(n: number): string {
+  return `r${String(n).padStart(3, '0')}`
+}
+
 /** Where an input file of the run goes under <out>/inputs: the record's folder, then its path under the record's media folder. */
-export function exportedPath(runPath: string, recordId: string): string {
+export function exportedPath(runPath: string, recordId: string, folder: string): string {
   const prefix = `media/${recordId}/`
   const rest = runPath.startsWith(prefix) ? runPath.slice(prefix.length) : runPath.split('/').slice(-2).join('/')
-  return `inputs/${recordId}/${rest}`
+  return `inputs/${folder}/${rest}`
 }
 
 /** The text file an excerpt's text range is written to under <out>/inputs. */
-export function exportedTextPath(q: QaItem): string {
+export function exportedTextPath(q: QaItem, folder: string): string {
   const name = q.excerpt.id.slice(q.recordId.length + 1).replaceAll(':', '-')
-  return `inputs/${q.recordId}/text/${name}.txt`
+  return `inputs/${folder}/text/${name}.txt`
 }

@@ -53,9 +53,13 @@ export async function openQaFolder(dir: string): Promise<InputRun | null> {
     list.push(e)
   }
   if (byRecord.size === 0) throw new PipelineError('E_INPUT_RUN', `${dir} holds no QA item (no gold line under <split>/<tier>/); export a run with qa items into it again`, { file: dir, field: 'input.run' })
+  // Input folders are numbered, not named after their records: the gold lines say whose each is.
+  const recordOf = new Map<string, string>()
+  for (const [id, list] of byRecord) for (const e of list) for (const p of inputPathsOf(e.gold.inputs)) recordOf.set(p.split('/')[1], id)
   const inputBytes = new Map<string, number>()
   for (const f of exported.files ?? []) {
-    const id = f.path.split('/')[1]
+    const folder = f.path.split('/')[1]
+    const id = recordOf.get(folder) ?? folder
     inputBytes.set(id, (inputBytes.get(id) ?? 0) + (Number(f.bytes) || 0))
   }
   const at = info.mtime.toISOString()
@@ -135,4 +139,9 @@ async function readExportManifest(file: string): Promise<ExportManifest> {
     throw new PipelineError('E_INPUT_RUN', `${file} is not valid JSON (${(cause as Error).message}); export the run again with pipeline qa export`, { file }, { cause })
   }
   throw new PipelineError('E_INPUT_RUN', `${file} is not a JSON object {run, configHash, inputs, files}; export the run again with pipeline qa export`, { file })
+}
+
+function inputPathsOf(inputs: unknown): string[] {
+  const i = (inputs ?? {}) as { text?: unknown; images?: unknown; video?: unknown }
+  return [i.text, ...(Array.isArray(i.images) ? i.images : []), i.video].filter((p): p is string => typeof p === 'string')
 }

@@ -82,7 +82,7 @@ describe('a run over an exported QA folder (CLI in a child process)', () => {
     })
     for (const q of got) {
       expect(noPaths(q), q.id).toEqual(noPaths(byId.get(q.id)!))
-      expect(q.inputs.video!.path).toMatch(/^\.\.\/\.\.\/export\/inputs\/100\/clips\//)
+      expect(q.inputs.video!.path).toMatch(/^\.\.\/\.\.\/export\/inputs\/r001\/clips\//)
     }
   })
 

@@ -111,7 +111,7 @@ describe('an exported QA folder as an input run', () => {
         const all = [q.inputs.text!.path, ...q.inputs.images!.paths, q.inputs.video!.path]
         for (const p of all) {
           expect(path.isAbsolute(p), p).toBe(false)
-          expect(p.startsWith(`../../../${name}/inputs/100/`), p).toBe(true)
+          expect(p.startsWith(`../../../${name}/inputs/r001/`), p).toBe(true)
           expect(existsSync(path.resolve(newRun, p)), p).toBe(true)
         }
         const text = read(newRun, q.inputs.text!.path)
@@ -143,10 +143,10 @@ describe('an exported QA folder as an input run', () => {
   })
 
   it('refuses a missing input file when its record streams, naming it and the gold line', async () => {
-    const dir = variant('missing-strip', (d) => rmSync(path.join(d, 'inputs/100/strips'), { recursive: true }))
+    const dir = variant('missing-strip', (d) => rmSync(path.join(d, 'inputs/r001/strips'), { recursive: true }))
     const input = await openInputRun(dir)
     const err = await pipelineRejection(collect(input, dir))
-    expect(err.message).toMatch(/inputs\/100\/strips\/qa-1min\/x\d+\/t000\.png \(named by .*\.gold\.ndjson:\d+\) does not exist: the exported folder .* is incomplete; export the run again/)
+    expect(err.message).toMatch(/inputs\/r001\/strips\/qa-1min\/x\d+\/t000\.png \(named by .*\.gold\.ndjson:\d+\) does not exist: the exported folder .* is incomplete; export the run again/)
   })
 
   it('refuses a link whose run has gone, saying to export with --inputs copy', async () => {
