@@ -13,6 +13,12 @@
 // clear a truth in a crowded stretch pushes them out of it, leaving the truth the option nearest
 // the crowd. One draw, kept only when all four options stand apart (a rule the same for each of
 // them), keeps them exchangeable; the item is not asked otherwise.
+// One rule is not the same for every option: a decoy may not be a beat the truth excludes (a
+// moment as fast as the fastest). A rate extreme inside an excerpt sits where the rate is flat, so
+// it excludes a wide stretch and its draws are often dropped; one at an edge, ending a trend,
+// excludes little and is kept more often, so kept truths crowd the edges more than the truths of
+// the record's excerpts that decoys follow. Weighting each reference by how often its own
+// excerpt's draw is kept (`keepRate`) makes decoys follow the truths that are kept.
 
 export interface DecoyInput {
   /** Index of the true beat. */
@@ -25,8 +31,12 @@ export interface DecoyInput {
   position: (index: number) => number
   /** Positions of the truths of the same question in the record's other excerpts. */
   references: readonly number[]
+  /** Weight of each reference (default: equal), drawn in proportion to it. */
+  weights?: readonly number[]
   minApart: number
 }
+
+const UNIT = 2 ** 30
 
 /** Indices of 3 decoys (ascending), or null when the draw puts two options too near (or there are fewer than 3 references). */
 export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number): number[] | null {
@@ -43,14 +53,29 @@ export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number):
     return lo > 0 && Math.abs(positions[lo - 1] - p) <= Math.abs(positions[lo] - p) ? d.pool[lo - 1] : d.pool[lo]
   }
   // Three different references: a reference drawn twice lands on one beat and would always be
-  // dropped, so drawing without replacement keeps the same draws, only more often.
-  const refs = [...d.references]
+  // dropped, so drawing without replacement keeps the same draws, only more often. With weights a
+  // uniform draw (from `below`) picks among those left in proportion to their weights.
+  const refs = d.references.map((p, i) => ({ p, w: d.weights?.[i] ?? 1 })).filter((r) => r.w > 0)
+  if (refs.length < 3) return null
   const chosen = [d.truth]
   for (let k = 0; k < 3; k++) {
-    const j = k + below(refs.length - k)
+    let j = k
+    if (d.weights) {
+      let total = 0
+      for (let m = k; m < refs.length; m++) total += refs[m].w
+      let u = (below(UNIT) / UNIT) * total
+      while (j < refs.length - 1 && u >= refs[j].w) u -= refs[j++].w
+    } else j = k + below(refs.length - k)
     ;[refs[k], refs[j]] = [refs[j], refs[k]]
-    chosen.push(nearest(refs[k]))
+    chosen.push(nearest(refs[k].p))
   }
   const apart = chosen.every((a, i) => chosen.every((b, j) => i === j || Math.abs(a - b) > d.minApart))
   return apart && chosen.slice(1).every((i) => d.allowed?.(i) ?? true) ? chosen.slice(1).sort((a, b) => a - b) : null
+}
+
+/** The share of `trials` draws (from `below`) that `exchangeableDecoys` keeps for `d`. */
+export function keepRate(d: DecoyInput, below: (n: number) => number, trials = 64): number {
+  let kept = 0
+  for (let t = 0; t < trials; t++) if (exchangeableDecoys(d, below)) kept++
+  return kept / trials
 }

@@ -20,6 +20,8 @@ import { spanPosition, timingTruth } from './tasks/closed-event-timing.ts'
 import type { DiagnosisForm } from './tasks/closed-diagnosis.ts'
 import { TASKS, tasksIn } from './tasks/index.ts'
 
+type ExtremumTask = ReturnType<typeof tasksIn<'extremum'>>[number]
+
 export interface QuestionOptions {
   seed: string
   avgBeats: number
@@ -219,7 +221,8 @@ function diagnosisGroupsOf(t: ReturnType<typeof tasksIn<'diagnosis'>>[number], i
 }
 
 // Heart-rate extremes of the excerpts `idx`: the extremum and the basis drawn per excerpt; decoys
-// placed where the extremes of the same kind lie in the record's other excerpts asking them.
+// placed where the extremes of the same kind lie in the record's other excerpts asking them, each
+// weighted by how often that excerpt's own draw keeps its item.
 function extremumItems(excerpts: readonly Excerpted[], idx: readonly number[], o: QuestionOptions, rng: (p: string) => SeededRandom, add: Add): void {
   const kinds = excerpts.map((e, i) => {
     const r = rng(`HR_extremum:${i}`)
@@ -228,14 +231,30 @@ function extremumItems(excerpts: readonly Excerpted[], idx: readonly number[], o
     return { which, basis, x: hrExtreme(e.facts, which, basis, o.marginBpm) }
   })
   const key = (k: { which: Extremum; basis: RateBasis }) => `${k.which}:${k.basis}`
+  const at = kinds.map((k, j) => (k.x ? spanPosition(excerpts[j].facts, k.x.index) : NaN))
+  // The other excerpts asking the same kind of extreme, whose truths are where decoys go.
+  const refs = (t: ExtremumTask, i: number) => kinds.flatMap((k, j) => (j !== i && k.x && key(k) === key(kinds[i]) && excerpts[j].tasks.has(t.type) ? [j] : []))
+  // How often excerpt j's own draw keeps its item, from a stream of its own (decoy-beats.ts).
+  const kept = new Map<string, number>()
+  const keep = (t: ExtremumTask, j: number): number => {
+    const id = `${t.type}:${j}`
+    let r = kept.get(id)
+    if (r === undefined) {
+      const x = kinds[j].x!
+      r = (t.ask.canAsk?.(x) ?? true) ? t.ask.keepRate!(excerpts[j].facts, { x, references: refs(t, j).map((m) => at[m]), rng: rng(`keep:${id}`) }) : 0
+      kept.set(id, r)
+    }
+    return r
+  }
   for (const i of idx) {
     const e = excerpts[i]
     const { x } = kinds[i]
     if (!x) continue
     for (const t of tasksIn('extremum')) {
       if (!e.tasks.has(t.type) || !(t.ask.canAsk?.(x) ?? true)) continue
-      const references = kinds.flatMap((k, j) => (j !== i && k.x && key(k) === key(kinds[i]) && excerpts[j].tasks.has(t.type) ? [spanPosition(excerpts[j].facts, k.x.index)] : []))
-      add(i, t.ask.make(e.facts, { x, references, rng: rng(`${t.type}:${i}`) }))
+      const others = refs(t, i)
+      const weights = t.ask.keepRate ? others.map((j) => keep(t, j)) : undefined
+      add(i, t.ask.make(e.facts, { x, references: others.map((j) => at[j]), weights, rng: rng(`${t.type}:${i}`) }))
     }
   }
 }

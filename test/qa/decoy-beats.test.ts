@@ -6,7 +6,7 @@
 // rank in time order or to be the option nearest an edge of the excerpt.
 import { describe, expect, it } from 'vitest'
 import { createSeededRandom } from '../../src/excerpts/seeded-random.ts'
-import { exchangeableDecoys, type DecoyInput } from '../../src/qa/decoy-beats.ts'
+import { exchangeableDecoys, keepRate, type DecoyInput } from '../../src/qa/decoy-beats.ts'
 import { DRAWS } from './hand-facts.ts'
 
 const N = 80
@@ -159,5 +159,66 @@ describe('exchangeableDecoys over 4,000 kept draws: the truth is any option alik
     // Each rank, and the truth nearest an edge, within 3 points of a quarter (about 4 standard errors).
     for (const share of x.ranks) expect(Math.abs(share - 0.25)).toBeLessThan(0.03)
     expect(Math.abs(x.edge - 0.25)).toBeLessThan(0.03)
+  })
+})
+
+// A rate extreme inside an excerpt sits where the rate is flat and no decoy may be near it; one at
+// an edge ends a trend and excludes little. Modelled here: each excerpt of a "record" has a truth
+// from one distribution, excluding 12 beats either side when it is inside the excerpt and 2 when
+// it is near an edge. Unweighted, the dropped draws leave the kept truths nearest an edge more
+// often than a decoy; weighting each reference by its own excerpt's keep rate evens them out.
+describe('exchangeableDecoys weighted by keep rate, when the truth excludes more inside the excerpt', () => {
+  const EXCERPTS = 30
+  function edgeShare(weighted: boolean) {
+    const rng = createSeededRandom(`zone:${weighted}`)
+    const fromEdge = (i: number) => Math.min(position(i), 1 - position(i))
+    let made = 0
+    let edge = 0
+    let records = 0
+    for (; made < WANT && records < 2000; records++) {
+      const truths = Array.from({ length: EXCERPTS }, () => snap(F['both edges'](rng.next())))
+      const inputs = truths.map((truth, e): DecoyInput => {
+        const zone = fromEdge(truth) * N > 12 ? 12 : 2
+        return { truth, pool: ALL, position, allowed: (i) => Math.abs(i - truth) > zone, references: truths.filter((_, o) => o !== e).map(position), minApart: 2 }
+      })
+      const rates = weighted ? inputs.map((d) => keepRate(d, (n) => rng.below(n))) : null
+      for (const [e, d] of inputs.entries()) {
+        const decoys = exchangeableDecoys(rates ? { ...d, weights: rates.filter((_, o) => o !== e) } : d, (n) => rng.below(n))
+        if (!decoys) continue
+        made++
+        if ([...decoys, d.truth].sort((a, b) => fromEdge(a) - fromEdge(b) || a - b)[0] === d.truth) edge++
+      }
+    }
+    return { made, edge: edge / made }
+  }
+
+  it('unweighted: the kept truth is the option nearest an edge more often than a quarter', () => {
+    const x = edgeShare(false)
+    console.log(`unweighted: ${x.made} kept, truth nearest an edge ${(100 * x.edge).toFixed(1)}%`)
+    expect(x.made).toBeGreaterThanOrEqual(WANT)
+    expect(x.edge).toBeGreaterThan(0.3)
+  })
+
+  it('weighted: within 3 points of a quarter', () => {
+    const x = edgeShare(true)
+    console.log(`weighted: ${x.made} kept, truth nearest an edge ${(100 * x.edge).toFixed(1)}%`)
+    expect(x.made).toBeGreaterThanOrEqual(WANT)
+    expect(Math.abs(x.edge - 0.25)).toBeLessThan(0.03)
+  })
+})
+
+describe('keepRate', () => {
+  it('is the share of draws kept: 1 when every draw stands apart, 0 when none can', () => {
+    const all = { truth: 40, pool: ALL, position, references: [0.1, 0.3, 0.7], minApart: 1 }
+    expect(keepRate(all, below('k1'))).toBe(1)
+    expect(keepRate({ ...all, references: [0.5, 0.505, 0.51] }, below('k2'))).toBe(0)
+    const some = keepRate({ ...all, references: [0.1, 0.3, 0.7, 0.5, 0.49] }, below('k3'), 400)
+    expect(some).toBeGreaterThan(0.05)
+    expect(some).toBeLessThan(0.95)
+  })
+
+  it('draws in proportion to the weights: a reference of weight 0 is never used', () => {
+    const d = { truth: 40, pool: ALL, position, references: [0.1, 0.3, 0.7, 0.9], weights: [1, 1, 1, 0], minApart: 1 }
+    for (const s of DRAWS) expect(exchangeableDecoys(d, below(s))).toEqual([8, 23, 55])
   })
 })

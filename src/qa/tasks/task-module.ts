@@ -88,6 +88,8 @@ export interface ExtremumAsk {
   x: HrExtreme
   /** Where the same kind of extreme lies in the record's other excerpts asking it (0-1). */
   references: readonly number[]
+  /** How often each reference's own excerpt keeps its item (`keepRate`), by reference; absent: equal. */
+  weights?: readonly number[]
   rng: SeededRandom
 }
 
@@ -111,7 +113,7 @@ export type TaskAsk =
   | { block: 'count'; make(facts: ExcerptFacts, a: CountAsk): QaDraft | null }
   | { block: 'diagnosis'; make(facts: ExcerptFacts, a: DiagnosisAsk): QaDraft | null }
   | { block: 'timing'; make(facts: ExcerptFacts, a: TimingAsk): QaDraft | null }
-  | { block: 'extremum'; canAsk?(x: HrExtreme): boolean; make(facts: ExcerptFacts, a: ExtremumAsk): QaDraft | null }
+  | { block: 'extremum'; canAsk?(x: HrExtreme): boolean; make(facts: ExcerptFacts, a: ExtremumAsk): QaDraft | null; keepRate?(facts: ExcerptFacts, a: ExtremumAsk): number }
   | { block: 'every'; make(facts: ExcerptFacts, a: EveryAsk): QaDraft | null }
 
 export type Block = TaskAsk['block']
