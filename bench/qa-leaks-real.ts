@@ -16,6 +16,7 @@ import { auditItems } from '../src/audit/report.ts'
 import { renderAudit } from '../src/audit/render.ts'
 import { readHoltercareFolder } from '../src/holtercare/folder.ts'
 import { writeResultsKeepingNotes } from './results-file.ts'
+import { bestAnswererCells } from './audit-best.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
@@ -59,11 +60,7 @@ for (let draw = 0; draw < draws; draw++) {
   cli(['qa', 'export', path.join(dir, 'run'), path.join(dir, 'export'), '--inputs', 'none'])
   const report = auditItems((await readHoltercareFolder(path.join(dir, 'export'))).items)
   if (draw === 0) firstTable = renderAudit(report)
-  for (const t of report.closed) {
-    const top = t.answerers.filter((a) => a.items >= 100).sort((a, b) => b.marginPoints - a.marginPoints)[0]
-    const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`
-    summary.push(`| ${draw} | ${t.task} | ${t.items} | ${top ? `${top.answerer} (${top.items} items)` : '-'} | ${top ? sign(top.marginPoints) : '-'} | ${top ? top.pValue.toFixed(4) : '-'} | ${t.answerers.filter((a) => a.leak).length} |`)
-  }
+  for (const t of report.closed) summary.push(`| ${draw} | ${t.task} | ${t.items} | ${bestAnswererCells(t).join(' | ')} | ${t.answerers.filter((a) => a.leak).length} |`)
 }
 const md = [
   '# qa audit of a dense build of real Holter data',

@@ -14,9 +14,10 @@
 // (the largest second difference of the lightly smoothed signal) before P, T offset the same after
 // T, P offset the same between P and the QRS onset. The QRS onset and offset are where the
 // complex's first and last strokes gather and lose pace: from the steepest stroke into Q (or up to
-// R) and out of S (or down from R), the first sample outward whose slope falls below 30 % of it. Wavelet delineators (Martínez et al. 2004) find the
-// same points from the zero crossings of a multiscale transform; a peak-based reading needs no
-// resampling, runs beat by beat on a short window, and its rules can be read and checked.
+// R) and out of S (or down from R), the first sample outward whose slope falls below 30 % of it.
+// Wavelet delineators (Martínez et al. 2004) find the same points from the zero crossings of a
+// multiscale transform; a peak-based reading needs no resampling, runs beat by beat on a short
+// window, and its rules can be read and checked.
 // Pure: reads the signal through `at`, writes nothing.
 
 export interface BeatWaves {
@@ -124,7 +125,7 @@ const slope = (x: BeatSignal, i: number, h: number) => (x.at(i + h) - x.at(i - h
 // A QRS edge: the stroke that opens (closes) the complex is found as the steepest slope of the
 // given sign between `a` and `b`, and the edge is where, going outward from it, the slope first
 // falls below `share` of that stroke's: the complex starts (ends) where its first (last) stroke
-// gathers (loses) pace. dir -1 walks back from the stroke to find an onset, +1 forward to an offset.
+// gathers (loses) pace. dir -1 walks back from the stroke to an onset, +1 forward to an offset.
 function strokeEdge(x: BeatSignal, a: number, b: number, sign: 1 | -1, dir: -1 | 1, h: number, share: number, limit: number): number | null {
   let best = 0
   let at = -1

@@ -38,9 +38,15 @@ export interface DecoyInput {
 
 const UNIT = 2 ** 30
 
-/** Indices of 3 decoys (ascending), or null when the draw puts two options too near (or there are fewer than 3 references). */
-export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number): number[] | null {
-  if (d.references.length < 3 || d.pool.length < 3) return null
+/**
+ * The draw for `d`, made ready once (the pool's positions, the references with their weights) so
+ * that drawing it many times (`keepRate`) does not redo that: each call makes one draw of 3
+ * decoys from `below`, returning them ascending, or null when they are too near another option or
+ * may not be decoys, or there are fewer than 3 references.
+ */
+export function decoyDraw(d: DecoyInput): (below: (n: number) => number) => number[] | null {
+  const all = d.references.map((p, i) => ({ p, w: d.weights?.[i] ?? 1 })).filter((r) => r.w > 0)
+  if (d.references.length < 3 || d.pool.length < 3 || all.length < 3) return () => null
   const positions = d.pool.map(d.position)
   const nearest = (p: number) => {
     let lo = 0
@@ -52,30 +58,37 @@ export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number):
     }
     return lo > 0 && Math.abs(positions[lo - 1] - p) <= Math.abs(positions[lo] - p) ? d.pool[lo - 1] : d.pool[lo]
   }
-  // Three different references: a reference drawn twice lands on one beat and would always be
-  // dropped, so drawing without replacement keeps the same draws, only more often. With weights a
-  // uniform draw (from `below`) picks among those left in proportion to their weights.
-  const refs = d.references.map((p, i) => ({ p, w: d.weights?.[i] ?? 1 })).filter((r) => r.w > 0)
-  if (refs.length < 3) return null
-  const chosen = [d.truth]
-  for (let k = 0; k < 3; k++) {
-    let j = k
-    if (d.weights) {
-      let total = 0
-      for (let m = k; m < refs.length; m++) total += refs[m].w
-      let u = (below(UNIT) / UNIT) * total
-      while (j < refs.length - 1 && u >= refs[j].w) u -= refs[j++].w
-    } else j = k + below(refs.length - k)
-    ;[refs[k], refs[j]] = [refs[j], refs[k]]
-    chosen.push(nearest(refs[k].p))
+  return (below) => {
+    // Three different references: a reference drawn twice lands on one beat and would always be
+    // dropped, so drawing without replacement keeps the same draws, only more often. With weights
+    // a uniform draw (from `below`) picks among those left in proportion to their weights.
+    const refs = [...all]
+    const chosen = [d.truth]
+    for (let k = 0; k < 3; k++) {
+      let j = k
+      if (d.weights) {
+        let total = 0
+        for (let m = k; m < refs.length; m++) total += refs[m].w
+        let u = (below(UNIT) / UNIT) * total
+        while (j < refs.length - 1 && u >= refs[j].w) u -= refs[j++].w
+      } else j = k + below(refs.length - k)
+      ;[refs[k], refs[j]] = [refs[j], refs[k]]
+      chosen.push(nearest(refs[k].p))
+    }
+    const apart = chosen.every((a, i) => chosen.every((b, j) => i === j || Math.abs(a - b) > d.minApart))
+    return apart && chosen.slice(1).every((i) => d.allowed?.(i) ?? true) ? chosen.slice(1).sort((a, b) => a - b) : null
   }
-  const apart = chosen.every((a, i) => chosen.every((b, j) => i === j || Math.abs(a - b) > d.minApart))
-  return apart && chosen.slice(1).every((i) => d.allowed?.(i) ?? true) ? chosen.slice(1).sort((a, b) => a - b) : null
+}
+
+/** Indices of 3 decoys (ascending), or null when the draw puts two options too near (or there are fewer than 3 references). */
+export function exchangeableDecoys(d: DecoyInput, below: (n: number) => number): number[] | null {
+  return decoyDraw(d)(below)
 }
 
 /** The share of `trials` draws (from `below`) that `exchangeableDecoys` keeps for `d`. */
 export function keepRate(d: DecoyInput, below: (n: number) => number, trials = 64): number {
+  const draw = decoyDraw(d)
   let kept = 0
-  for (let t = 0; t < trials; t++) if (exchangeableDecoys(d, below)) kept++
+  for (let t = 0; t < trials; t++) if (draw(below)) kept++
   return kept / trials
 }

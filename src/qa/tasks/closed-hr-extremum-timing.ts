@@ -20,8 +20,7 @@ import { extremeText } from '../answer-text.ts'
 // Every two options keep as far apart as the truth's own stretch of moments too near its rate
 // reaches (moments on both sides of it, up to the first that may be a decoy): a rule for the
 // truth alone would leave it the option with the widest gap around it.
-function reach(x: HrExtreme): number {
-  const others = new Set(x.others)
+function reach(x: HrExtreme, others: ReadonlySet<number>): number {
   const at = x.moments.indexOf(x.index)
   let left = at
   while (left > 0 && !others.has(x.moments[left - 1])) left--
@@ -32,7 +31,7 @@ function reach(x: HrExtreme): number {
 
 function decoyInput(facts: ExcerptFacts, x: HrExtreme, references: readonly number[], weights?: readonly number[]): DecoyInput {
   const others = new Set(x.others)
-  return { truth: x.index, pool: x.moments, allowed: (i) => others.has(i), position: (i) => spanPosition(facts, i), references, weights, minApart: Math.max(extremeApart(facts, x), reach(x)) }
+  return { truth: x.index, pool: x.moments, allowed: (i) => others.has(i), position: (i) => spanPosition(facts, i), references, weights, minApart: Math.max(extremeApart(facts, x), reach(x, others)) }
 }
 
 /** A closed extremum item with decoys at `references` (other extremes' positions, drawn by `weights`), or null when the draw puts two options too near or a decoy on a moment not clearly slower (faster). */
